@@ -1,0 +1,44 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "FocusBridge",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "focus-bridge", targets: ["focus-bridge"]),
+        .executable(name: "focusctl", targets: ["focusctl"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        // GIO/GLib from libglib2.0-dev, seen through one shim header.
+        .systemLibrary(name: "CGLib", pkgConfig: "gio-unix-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        // The pure core: model and decisions, no GLib, no I/O.
+        .target(name: "FocusBridgeCore"),
+        // Configuration file loading (TOML).
+        .target(name: "FocusBridgeConfig", dependencies: ["FocusBridgeCore", "TOMLKit"]),
+        // The SQLite state: history, ID high-water mark.
+        .target(name: "FocusBridgeStore", dependencies: ["FocusBridgeCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        // The only layer that touches GLib, GVariant and GDBus.
+        .target(name: "FocusBridgeDBus", dependencies: ["CGLib"]),
+        // The running service: wires the core, the store and the bus together.
+        .target(name: "FocusBridgeServer", dependencies: [
+            "FocusBridgeCore", "FocusBridgeConfig", "FocusBridgeStore", "FocusBridgeDBus",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "focus-bridge", dependencies: [
+            "FocusBridgeServer", "FocusBridgeConfig", "FocusBridgeCore",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "focusctl", dependencies: [
+            "FocusBridgeDBus", "FocusBridgeCore",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .testTarget(name: "FocusBridgeCoreTests", dependencies: ["FocusBridgeCore", "FocusBridgeConfig", "FocusBridgeStore", "FocusBridgeServer"]),
+    ]
+)
