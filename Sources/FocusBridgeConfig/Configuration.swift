@@ -1,0 +1,45 @@
+import Foundation
+import TOMLKit
+
+/// The user's configuration file, `$XDG_CONFIG_HOME/focus-bridge/config.toml`.
+///
+/// No file is a valid setup: everything has a default.
+public struct Configuration: Equatable, Sendable {
+    public var downstream = DownstreamSettings()
+
+    public init() {}
+
+    /// The default location, following the XDG base directory rules.
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
+        return base + "/focus-bridge/config.toml"
+    }
+
+    /// Loads `path`; a missing file gives the defaults, a broken one a `ConfigError`.
+    public static func load(path: String) throws(ConfigError) -> Configuration {
+        guard FileManager.default.fileExists(atPath: path) else { return Configuration() }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigError(path: path, line: 1, column: 1, message: "cannot read the file")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigError(path: path, line: 1, column: 1, message: "the file is not UTF-8 text")
+        }
+        return try parse(text, path: path)
+    }
+
+    /// Parses TOML text; `path` names it in error messages.
+    public static func parse(_ text: String, path: String) throws(ConfigError) -> Configuration {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigError(path: path, line: error.source.begin.line, column: error.source.begin.column,
+                              message: error.description)
+        } catch {
+            throw ConfigError(path: path, line: 1, column: 1, message: "\(error)")
+        }
+        var reader = TableReader(path: path, locator: SourceLocator(text: text))
+        return try reader.configuration(from: table)
+    }
+}

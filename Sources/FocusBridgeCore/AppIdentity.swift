@@ -1,0 +1,46 @@
+/// Which application a notification belongs to: the key config rules, ownership and history use.
+public struct AppIdentity: Equatable, Sendable {
+    public enum Source: String, Sendable {
+        case desktopEntry = "desktop-entry hint"
+        case appName = "app_name"
+        case flatpak = "Flatpak app ID"
+        case systemdScope = "systemd app scope"
+        case executable = "executable"
+        case unknown = "nothing"
+    }
+
+    public var key: String
+    public var source: Source
+    /// The desktop ID to fill in as `desktop-entry` when the client did not send one.
+    public var inferredDesktopEntry: String?
+
+    public init(key: String, source: Source, inferredDesktopEntry: String? = nil) {
+        self.key = key
+        self.source = source
+        self.inferredDesktopEntry = inferredDesktopEntry
+    }
+
+    /// The `desktop-entry` hint, else `app_name`, else what the sending process tells.
+    public static func resolve(_ notification: NotificationRequest, process: ProcessIdentity?) -> AppIdentity {
+        let inferred = notification.desktopEntry == nil ? process?.desktopID : nil
+        if let entry = notification.desktopEntry {
+            return AppIdentity(key: entry, source: .desktopEntry)
+        }
+        if !notification.appName.isEmpty {
+            return AppIdentity(key: notification.appName, source: .appName, inferredDesktopEntry: inferred)
+        }
+        if let id = process?.flatpakID {
+            return AppIdentity(key: id, source: .flatpak, inferredDesktopEntry: inferred)
+        }
+        if let id = process?.scopeAppID {
+            return AppIdentity(key: id, source: .systemdScope, inferredDesktopEntry: inferred)
+        }
+        if let executable = process?.executable {
+            return AppIdentity(key: executable, source: .executable)
+        }
+        return AppIdentity(key: "unknown", source: .unknown)
+    }
+
+    /// App keys compare without regard to case (`Slack` and `slack` are one app).
+    public func isSameApp(as other: String) -> Bool { key.lowercased() == other.lowercased() }
+}

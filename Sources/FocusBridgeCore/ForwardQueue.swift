@@ -1,0 +1,115 @@
+/// The order in which work goes to the daemon: first in, first out, at most `maxInFlight` calls
+/// outstanding (a flood must never hang the daemon), and one call at a time per notification so
+/// a replacement waits for the daemon ID of what it replaces. Work for a notification that is
+/// still waiting is merged: only the newest version of it is ever sent.
+public struct ForwardQueue<Work: Sendable>: Sendable {
+    public struct Job: Sendable {
+        public let id: UInt32
+        public var work: Work
+    }
+
+    public let maxInFlight: Int
+    private var waiting: [Job?] = []
+    private var waitingStart = 0
+    private var waitingIndex: [UInt32: Int] = [:]
+    private var busy: Set<UInt32> = []
+    /// Work that arrived for a notification while a call for it was outstanding.
+    private var parked: [UInt32: Work] = [:]
+    private var parkedOrder: [UInt32] = []
+
+    public init(maxInFlight: Int = 8) { self.maxInFlight = max(1, maxInFlight) }
+
+    public var inFlight: Int { busy.count }
+    public var queued: Int { waitingIndex.count + parked.count }
+
+    /// Adds work for notification `id`; `merge` combines it with work already waiting for the
+    /// same notification (old, new) → what to send.
+    public mutating func enqueue(_ id: UInt32, _ work: Work, merge: (Work, Work) -> Work = { $1 }) {
+        if busy.contains(id) {
+            if let old = parked[id] { parked[id] = merge(old, work) } else {
+                parked[id] = work
+                parkedOrder.append(id)
+            }
+        } else if let index = waitingIndex[id], let old = waiting[index] {
+            waiting[index]?.work = merge(old.work, work)
+        } else {
+            waitingIndex[id] = waiting.count
+            waiting.append(Job(id: id, work: work))
+        }
+    }
+
+    /// Takes the waiting work for `id` out of the queue without sending it (nil when none waits).
+    public mutating func withdraw(_ id: UInt32) -> Work? {
+        if let work = parked.removeValue(forKey: id) {
+            parkedOrder.removeAll { $0 == id }
+            return work
+        }
+        guard let index = waitingIndex.removeValue(forKey: id) else { return nil }
+        defer { waiting[index] = nil }
+        return waiting[index]?.work
+    }
+
+    public func isWaiting(_ id: UInt32) -> Bool { waitingIndex[id] != nil || parked[id] != nil }
+
+    /// The next job to send, if a slot is free; it counts as in flight until `finish`.
+    public mutating func next() -> Job? {
+        guard busy.count < maxInFlight else { return nil }
+        if let index = parkedOrder.firstIndex(where: { !busy.contains($0) }) {
+            let id = parkedOrder.remove(at: index)
+            let work = parked.removeValue(forKey: id)!
+            busy.insert(id)
+            return Job(id: id, work: work)
+        }
+        while waitingStart < waiting.count {
+            let slot = waitingStart
+            guard let job = waiting[slot] else { waitingStart += 1; continue }
+            if busy.contains(job.id) { break } // keep order: wait for its call to finish
+            waiting[slot] = nil
+            waitingStart += 1
+            waitingIndex[job.id] = nil
+            busy.insert(job.id)
+            compact()
+            return job
+        }
+        compact()
+        return nil
+    }
+
+    /// The call for `id` has finished (answered or failed).
+    public mutating func finish(_ id: UInt32) { busy.remove(id) }
+
+    /// Puts a job back at the front (its call could not be made: the daemon went away).
+    public mutating func retry(_ job: Job) {
+        busy.remove(job.id)
+        if let parkedWork = parked.removeValue(forKey: job.id) {
+            parkedOrder.removeAll { $0 == job.id }
+            // The newer work supersedes the failed one.
+            enqueueFront(Job(id: job.id, work: parkedWork))
+        } else {
+            enqueueFront(job)
+        }
+    }
+
+    private mutating func enqueueFront(_ job: Job) {
+        if let index = waitingIndex[job.id], waiting[index] != nil { return } // newer work waits already
+        if waitingStart > 0 {
+            waitingStart -= 1
+            waiting[waitingStart] = job
+            waitingIndex[job.id] = waitingStart
+        } else {
+            waiting.insert(job, at: 0)
+            waitingIndex = Dictionary(uniqueKeysWithValues: waiting.enumerated().compactMap { index, job in
+                job.map { ($0.id, index) }
+            })
+        }
+    }
+
+    private mutating func compact() {
+        guard waitingStart > 1024, waitingStart * 2 > waiting.count else { return }
+        waiting.removeFirst(waitingStart)
+        waitingStart = 0
+        waitingIndex = Dictionary(uniqueKeysWithValues: waiting.enumerated().compactMap { index, job in
+            job.map { ($0.id, index) }
+        })
+    }
+}

@@ -1,0 +1,40 @@
+import FocusBridgeDBus
+
+/// Where the bridge delivers: a notification daemon on some bus, or the log.
+protocol Downstream: AnyObject {
+    /// `spawn`, `name`, `address` or `log`.
+    var mode: String { get }
+    /// The daemon's bus name or command, for `focusctl status`.
+    var target: String { get }
+    /// Whether the daemon is there to take calls now.
+    var isConnected: Bool { get }
+    /// The daemon's capabilities, once known.
+    var capabilities: [String]? { get }
+    var events: DownstreamEvents? { get set }
+
+    func start()
+    /// Sends a notification; `completion` gets the daemon's ID.
+    func notify(_ notification: ForwardedNotification, replacing daemonID: UInt32,
+                completion: @escaping (Result<UInt32, DBusError>) -> Void)
+    func close(daemonID: UInt32, bridgeID: UInt32)
+    /// Passes a call on another interface through to the daemon (nil: not supported here).
+    var passthrough: Passthrough? { get }
+    func stop()
+}
+
+/// What a downstream reports back to the bridge.
+protocol DownstreamEvents: AnyObject {
+    /// The daemon appeared (or came back): capabilities are fresh, queued work can go.
+    func downstreamReady()
+    /// The daemon went away: what it showed is gone.
+    func downstreamGone()
+    /// A signal of `org.freedesktop.Notifications` from the daemon.
+    func downstreamSignal(_ signal: Signal)
+}
+
+extension DBusError {
+    /// The error says the daemon is not there (as opposed to refusing the call).
+    var meansDaemonAbsent: Bool {
+        [DBusError.serviceUnknown, DBusError.nameHasNoOwner, DBusError.disconnected].contains(name)
+    }
+}

@@ -1,0 +1,65 @@
+import FocusBridgeDBus
+
+/// Keeps the daemon's own tools working through the bridge: calls on the bridge's bus name to
+/// interfaces that are not the bridge's (dunstctl's `org.dunstproject.cmd0`, makoctl's
+/// `fr.emersion.Mako`, their Properties) go to the daemon and its answer comes back; calls to the
+/// extra `passthrough-names` go there whole; the daemon's other signals are re-broadcast.
+final class Passthrough {
+    /// Interfaces the bridge answers itself on `org.freedesktop.Notifications`.
+    static let ownInterfaces: Set<String> = [
+        NotificationsInterface.name, ControlInterface.name,
+        "org.freedesktop.DBus.Introspectable", "org.freedesktop.DBus.Peer",
+    ]
+
+    private let downstream: BusConnection
+    private let daemonName: String
+    let extraNames: [String]
+    private var upstream: BusConnection?
+
+    init(downstream: BusConnection, daemonName: String, extraNames: [String]) {
+        self.downstream = downstream
+        self.daemonName = daemonName
+        self.extraNames = extraNames
+    }
+
+    /// Starts diverting the matching calls that reach `upstream`.
+    func install(on upstream: BusConnection) {
+        self.upstream = upstream
+        let extra = Set(extraNames)
+        upstream.divertIncomingCalls(where: { message in
+            Passthrough.shouldPass(message, extraNames: extra)
+        }, to: { [weak self] message in self?.pass(message) })
+    }
+
+    /// Decides on GDBus's worker thread, from the message alone.
+    static func shouldPass(_ message: Message, extraNames: Set<String>) -> Bool {
+        guard let destination = message.destination else { return false }
+        if extraNames.contains(destination) { return message.interface != "org.freedesktop.DBus.Peer" }
+        guard destination == NotificationsInterface.busName, let interface = message.interface else { return false }
+        if interface == "org.freedesktop.DBus.Properties" {
+            guard let about = message.body.flatMap({ $0.childCount > 0 ? $0.child(0).string : nil }) else { return false }
+            return !ownInterfaces.contains(about)
+        }
+        return !ownInterfaces.contains(interface)
+    }
+
+    private func pass(_ message: Message) {
+        guard let upstream else { return }
+        let destination = message.destination == NotificationsInterface.busName ? daemonName : message.destination!
+        let expectsReply = message.expectsReply
+        downstream.send(message.forwardedCall(to: destination),
+                        timeoutMilliseconds: BusDownstream.callTimeoutMilliseconds) { result in
+            guard expectsReply else { return }
+            switch result {
+            case .success(let reply): upstream.send(message.answer(copying: reply))
+            case .failure(let error): upstream.send(message.answer(error: error))
+            }
+        }
+    }
+
+    /// Re-broadcasts a signal the daemon sent on one of its own interfaces.
+    func relay(_ signal: Signal) {
+        upstream?.emitSignal(destination: nil, path: signal.path, interface: signal.interface,
+                             name: signal.member, signal.parameters)
+    }
+}

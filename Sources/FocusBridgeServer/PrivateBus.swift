@@ -1,0 +1,38 @@
+import FocusBridgeDBus
+import Foundation
+import Logging
+
+/// A dbus-daemon of the bridge's own, for the notification daemon in `spawn` mode.
+///
+/// dunst, mako, swaync and xfce4-notifyd exit when they cannot own
+/// `org.freedesktop.Notifications`, so each runs on a bus where the name is free. The bus config
+/// (`dbus/focus-bridge-private-bus.conf`, embedded) has no service directories: nothing is ever
+/// auto-started on it behind the bridge's back.
+final class PrivateBus {
+    let address: String
+    private let process: Subprocess
+    private let configPath: String
+
+    init(logger: Logger) throws {
+        let directory = FileManager.default.temporaryDirectory.path
+        configPath = "\(directory)/focus-bridge-bus-\(getpid()).conf"
+        try EmbeddedFiles.privateBusConfig.write(toFile: configPath, atomically: true, encoding: .utf8)
+        process = try Subprocess(["dbus-daemon", "--config-file=\(configPath)", "--nofork", "--print-address=1"],
+                                 captureStandardOutput: true)
+        guard let line = process.readLine(), !line.isEmpty else {
+            throw DBusError(name: DBusError.failed, message: "dbus-daemon did not start")
+        }
+        address = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        logger.info("private bus for the daemon at \(address)")
+    }
+
+    var processID: Int32? { process.processID }
+
+    func onExit(_ handler: @escaping (String) -> Void) { process.onExit(handler) }
+
+    func stop() {
+        process.send(signal: SIGTERM)
+        _ = process.waitForExit(milliseconds: 2_000)
+        try? FileManager.default.removeItem(atPath: configPath)
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import FocusBridgeCore
+import GRDB
+
+/// FocusBridge's durable state in SQLite: the history of notifications and small settings such
+/// as the ID high-water mark. The file is private to the user (0600, folder 0700) and in WAL
+/// mode, so a crash loses nothing that was committed.
+public final class Store {
+    public let path: String
+    private let database: DatabaseQueue
+
+    /// Opens (creating when needed) `state.sqlite3` in `directory`.
+    public init(directory: String) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory)
+        path = (directory as NSString).appendingPathComponent("state.sqlite3")
+        let previousMask = umask(0o077)
+        defer { umask(previousMask) }
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        database = try DatabaseQueue(path: path, configuration: configuration)
+        for file in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) {
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
+        }
+        try Self.migrator.migrate(database)
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "setting") { t in
+                t.primaryKey("key", .text)
+                t.column("value", .text).notNull()
+            }
+            try db.create(table: "history") { t in
+                t.autoIncrementedPrimaryKey("row")
+                t.column("id", .integer).notNull()
+                t.column("app", .text).notNull()
+                t.column("summary", .text).notNull()
+                t.column("body", .text).notNull()
+                t.column("level", .text).notNull()
+                t.column("decision", .text).notNull()
+                t.column("received", .double).notNull()
+                t.column("closed", .double)
+                t.column("close_reason", .integer)
+            }
+            try db.create(index: "history_id", on: "history", columns: ["id"])
+            try db.create(index: "history_app", on: "history", columns: ["app"])
+        }
+        return migrator
+    }
+
+    // MARK: Settings
+
+    public func setting(_ key: String) throws -> String? {
+        try database.read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key]) }
+    }
+
+    public func setSetting(_ key: String, _ value: String) throws {
+        try database.write { db in
+            try db.execute(sql: "INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                           arguments: [key, value])
+        }
+    }
+
+    /// The last ID block reserved (see `IDAllocator`), 0 for a new store.
+    public func idHighWater() throws -> UInt32 { try setting("id-high-water").flatMap { UInt32($0) } ?? 0 }
+    public func setIDHighWater(_ value: UInt32) throws { try setSetting("id-high-water", String(value)) }
+
+    // MARK: History
+
+    /// Records notifications received, in one transaction.
+    public func record(_ entries: [HistoryEntry]) throws {
+        guard !entries.isEmpty else { return }
+        try database.write { db in
+            let statement = try db.cachedStatement(sql: """
+                INSERT INTO history (id, app, summary, body, level, decision, received, closed, close_reason)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            for entry in entries {
+                try statement.execute(arguments: [
+                    Int64(entry.id), entry.app, entry.summary, entry.body, entry.level.rawValue,
+                    entry.decision.rawValue, entry.received.timeIntervalSince1970,
+                    entry.closed?.timeIntervalSince1970, entry.closeReason.map { Int64($0) },
+                ])
+            }
+        }
+    }
+
+    /// Notes when and why notifications closed: (id, reason, time).
+    public func markClosed(_ closings: [(id: UInt32, reason: UInt32, at: Date)]) throws {
+        guard !closings.isEmpty else { return }
+        try database.write { db in
+            let statement = try db.cachedStatement(sql: """
+                UPDATE history SET closed = ?, close_reason = ?
+                WHERE row = (SELECT max(row) FROM history WHERE id = ?) AND closed IS NULL
+                """)
+            for closing in closings {
+                try statement.execute(arguments: [closing.at.timeIntervalSince1970, Int64(closing.reason), Int64(closing.id)])
+            }
+        }
+    }
+
+    /// Newest first; `app` matches without regard to case.
+    public func history(limit: Int, app: String? = nil) throws -> [HistoryEntry] {
+        try database.read { db in
+            var sql = "SELECT id, app, summary, body, level, decision, received, closed, close_reason FROM history"
+            var arguments: StatementArguments = []
+            if let app, !app.isEmpty {
+                sql += " WHERE app = ? COLLATE NOCASE"
+                arguments += [app]
+            }
+            sql += " ORDER BY row DESC LIMIT ?"
+            arguments += [limit]
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+                HistoryEntry(
+                    id: UInt32(row["id"] as Int64), app: row["app"], summary: row["summary"], body: row["body"],
+                    level: InterruptionLevel(rawValue: row["level"]) ?? .active,
+                    decision: DeliveryOutcome(rawValue: row["decision"]) ?? .delivered,
+                    received: Date(timeIntervalSince1970: row["received"]),
+                    closed: (row["closed"] as Double?).map { Date(timeIntervalSince1970: $0) },
+                    closeReason: (row["close_reason"] as Int64?).map { UInt32($0) })
+            }
+        }
+    }
+
+    /// How many history rows there are, by decision.
+    public func countsByDecision() throws -> [DeliveryOutcome: Int] {
+        try database.read { db in
+            var counts: [DeliveryOutcome: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT decision, count(*) AS n FROM history GROUP BY decision") {
+                if let outcome = DeliveryOutcome(rawValue: row["decision"]) { counts[outcome] = row["n"] }
+            }
+            return counts
+        }
+    }
+
+    /// Forgets history received before `date`.
+    public func pruneHistory(before date: Date) throws {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM history WHERE received < ?", arguments: [date.timeIntervalSince1970])
+        }
+    }
+}

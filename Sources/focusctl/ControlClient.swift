@@ -1,0 +1,39 @@
+import ArgumentParser
+import FocusBridgeDBus
+import Foundation
+
+/// The connection to the running bridge's control interface, with focusctl's exit codes:
+/// 2 when no bridge is running, 1 when it refuses.
+struct ControlClient {
+    static let notRunning = "focusctl: focus-bridge is not running on this session bus (start it with 'focus-bridge' or 'make run')."
+
+    private let bus: BusConnection
+
+    init() throws {
+        do { bus = try BusConnection.session() } catch {
+            Self.fail(Self.notRunning, code: 2)
+        }
+    }
+
+    /// Calls a method of `org.focusbridge.Control1` that answers one JSON text, and parses it.
+    func json(_ method: String, _ arguments: Variant? = nil) throws -> Any {
+        let reply: Variant
+        do {
+            reply = try bus.callSync("org.focusbridge.FocusBridge", "/org/focusbridge/FocusBridge",
+                                     "org.focusbridge.Control1", method, arguments, replyType: "(s)",
+                                     timeoutMilliseconds: 10_000)
+        } catch {
+            if [DBusError.serviceUnknown, DBusError.nameHasNoOwner].contains(error.name) {
+                Self.fail(Self.notRunning, code: 2)
+            }
+            Self.fail("focusctl: focus-bridge refused \(method): \(error.message)", code: 1)
+        }
+        let text = reply.child(0).string ?? "null"
+        return try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+    }
+
+    static func fail(_ message: String, code: Int32) -> Never {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+        exit(code)
+    }
+}

@@ -1,0 +1,29 @@
+import ArgumentParser
+import FocusBridgeCore
+
+/// `focusctl status`: the downstream, whether it is connected, and the counts.
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show what FocusBridge is doing.")
+
+    @Flag(help: "Print the status as one JSON object.")
+    var json = false
+
+    func run() throws {
+        let status = try ControlClient().json("Status") as? [String: Any] ?? [:]
+        if json {
+            print(JSONText.encode(status))
+            return
+        }
+        let downstream = status["downstream"] as? [String: Any] ?? [:]
+        let counts = status["counts"] as? [String: Any] ?? [:]
+        func count(_ key: String) -> String { "\(counts[key] as? Int ?? 0)" }
+        let connected = (downstream["connected"] as? Bool) == true ? "connected" : "not connected"
+        print(Table.render([
+            ["Downstream", "\(downstream["mode"] as? String ?? "?") — \(downstream["target"] as? String ?? "?") (\(connected))"],
+            ["Received", count("received")],
+            ["Delivered", count("delivered")],
+            ["Waiting", "\(count("queued")) queued, \(count("in-flight")) in flight"],
+            ["Held", "\(count("held-focus")) for Focus, \(count("held-summary")) for the summary"],
+        ]))
+    }
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Installs the Debian packages FocusBridge needs to build and test, and only
+# those that are missing. Quiet when nothing is missing.
+#
+# Runs apt-get update once, and only when something has to be installed.
+# Non-interactive. As root (CI) it calls apt-get directly; otherwise through
+# sudo when sudo exists.
+set -euo pipefail
+
+packages=(
+    # build
+    libglib2.0-dev      # GIO's GDBus, the GLib main loop, GVariant
+    libsqlite3-dev      # SQLite for GRDB
+    pkg-config
+    # bus and tests
+    libglib2.0-bin      # gdbus
+    dbus-daemon
+    dbus-bin            # dbus-send
+    libnotify-bin       # notify-send
+    xvfb                # an X display for dunst in the tests
+    x11-utils           # xdpyinfo
+    dunst               # a real notification daemon behind the bridge
+    python3-gi          # for /usr/bin/python3
+    python3-dbus
+    python3-pytest
+    gir1.2-notify-0.7   # libnotify from Python
+    # docs
+    mandoc              # man page lint
+)
+
+missing=()
+for pkg in "${packages[@]}"; do
+    status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
+    case "$status" in
+        *" ok installed") ;;
+        *) missing+=("$pkg") ;;
+    esac
+done
+
+if [ "${#missing[@]}" -eq 0 ]; then
+    exit 0
+fi
+
+if [ "$(id -u)" -eq 0 ]; then
+    as_root=()
+elif command -v sudo >/dev/null 2>&1; then
+    as_root=(sudo)
+else
+    echo "install-deps: missing Debian packages: ${missing[*]}" >&2
+    echo "install-deps: not root and no sudo; install them as root with: apt-get install ${missing[*]}" >&2
+    exit 1
+fi
+
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt_options=(-q -y -o DPkg::Lock::Timeout=300 -o Dpkg::Use-Pty=0)
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get "${apt_options[@]}" update
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get "${apt_options[@]}" \
+    install --no-install-recommends "${missing[@]}" </dev/null
