@@ -1,0 +1,64 @@
+import FocusBridgeCore
+import XCTest
+
+final class ForwardQueueTests: XCTestCase {
+    func testNoMoreThanMaxInFlightAndFirstInFirstOut() {
+        var queue = ForwardQueue<String>(maxInFlight: 3)
+        for id in UInt32(1)...5 { queue.enqueue(id, "n\(id)") }
+        XCTAssertEqual([queue.next()?.id, queue.next()?.id, queue.next()?.id], [1, 2, 3])
+        XCTAssertNil(queue.next(), "three in flight: the rest wait")
+        XCTAssertEqual(queue.inFlight, 3)
+        queue.finish(2)
+        XCTAssertEqual(queue.next()?.id, 4)
+        XCTAssertNil(queue.next())
+    }
+
+    func testWorkForABusyNotificationWaitsForItsCall() {
+        var queue = ForwardQueue<String>(maxInFlight: 8)
+        queue.enqueue(1, "show")
+        XCTAssertEqual(queue.next()?.work, "show")
+        queue.enqueue(1, "replace")
+        queue.enqueue(2, "other")
+        XCTAssertEqual(queue.next()?.id, 2, "the replacement waits; others pass")
+        XCTAssertNil(queue.next())
+        queue.finish(1)
+        XCTAssertEqual(queue.next()?.work, "replace")
+    }
+
+    func testWaitingWorkIsMergedSoOnlyTheNewestIsSent() {
+        var queue = ForwardQueue<String>(maxInFlight: 1)
+        queue.enqueue(9, "blocker")
+        _ = queue.next()
+        queue.enqueue(1, "v1")
+        queue.enqueue(1, "v2")
+        queue.enqueue(1, "v3")
+        XCTAssertEqual(queue.queued, 1)
+        queue.finish(9)
+        XCTAssertEqual(queue.next()?.work, "v3")
+    }
+
+    func testWithdrawAndRetry() {
+        var queue = ForwardQueue<String>(maxInFlight: 8)
+        queue.enqueue(1, "a")
+        queue.enqueue(2, "b")
+        XCTAssertEqual(queue.withdraw(1), "a")
+        XCTAssertNil(queue.withdraw(1))
+        let job = queue.next()!
+        XCTAssertEqual(job.id, 2)
+        queue.retry(job) // the daemon went away
+        XCTAssertEqual(queue.inFlight, 0)
+        XCTAssertEqual(queue.next()?.work, "b", "sent again, first")
+    }
+
+    func testALongFloodDrainsInOrder() {
+        var queue = ForwardQueue<UInt32>(maxInFlight: 8)
+        for id in UInt32(1)...10_000 { queue.enqueue(id, id) }
+        var sent: [UInt32] = []
+        while let job = queue.next() {
+            sent.append(job.work)
+            queue.finish(job.id)
+        }
+        XCTAssertEqual(sent, Array(1...10_000))
+        XCTAssertEqual(queue.queued, 0)
+    }
+}
