@@ -27,8 +27,14 @@ public struct NotificationTable: Sendable {
     /// The entry for `id` if it belongs to the caller: the same connection, or the same app
     /// (a later `notify-send -r ID` runs in a new process). Someone else's ID is unknown.
     public func owned(_ id: UInt32, sender: String, appKey: String) -> Entry? {
+        owned(id, sender: sender, appKeys: [appKey])
+    }
+
+    /// The same, for a caller known under several app keys (those its notifications named).
+    public func owned(_ id: UInt32, sender: String, appKeys: [String]) -> Entry? {
         guard id != 0, let entry = entries[id] else { return nil }
-        if entry.sender == sender || entry.appKey.lowercased() == appKey.lowercased() { return entry }
+        let key = entry.appKey.lowercased()
+        if entry.sender == sender || appKeys.contains(where: { $0.lowercased() == key }) { return entry }
         return nil
     }
 

@@ -231,11 +231,11 @@ public final class BusConnection {
         g_dbus_connection_add_filter(pointer, { _, message, incoming, data in
             guard incoming != 0, let message else { return message }
             let diversion = Unmanaged<MessageDiversion>.fromOpaque(data!).takeUnretainedValue()
-            let wrapped = Message(owning: message) // the filter owns the message
-            guard wrapped.kind == .methodCall, diversion.wanted(wrapped) else {
-                g_object_ref(UnsafeMutableRawPointer(message)) // give GDBus its reference back
-                return message
-            }
+            // The filter owns one reference; the wrapper takes a second of its own.
+            g_object_ref(UnsafeMutableRawPointer(message))
+            let wrapped = Message(owning: message)
+            guard wrapped.kind == .methodCall, diversion.wanted(wrapped) else { return message }
+            g_object_unref(UnsafeMutableRawPointer(message)) // dropped from GDBus's path
             MainLoop.invoke { diversion.deliver(wrapped) }
             return nil
         }, Unmanaged.passRetained(filter).toOpaque(), { data in

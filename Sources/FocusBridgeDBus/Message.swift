@@ -34,7 +34,7 @@ public final class Message: @unchecked Sendable {
     /// A copy of this method call addressed to `destination` (sender and serial left to the bus).
     public func forwardedCall(to destination: String) -> Message {
         let call = g_dbus_message_new_method_call(destination, path, interface, member)!
-        if let body { g_dbus_message_set_body(call, body.pointer) }
+        if let body { withExtendedLifetime(body) { g_dbus_message_set_body(call, body.pointer) } }
         return Message(owning: call)
     }
 
@@ -46,7 +46,7 @@ public final class Message: @unchecked Sendable {
                 pointer, reply.errorName ?? DBusError.failed, text))
         }
         let answer = g_dbus_message_new_method_reply(pointer)!
-        if let body = reply.body { g_dbus_message_set_body(answer, body.pointer) }
+        if let body = reply.body { withExtendedLifetime(body) { g_dbus_message_set_body(answer, body.pointer) } }
         return Message(owning: answer)
     }
 
@@ -58,7 +58,7 @@ public final class Message: @unchecked Sendable {
     /// A copy of this signal to re-emit from another connection (destination cleared: broadcast).
     public func signalCopy() -> Message {
         let signal = g_dbus_message_new_signal(path, interface, member)!
-        if let body { g_dbus_message_set_body(signal, body.pointer) }
+        if let body { withExtendedLifetime(body) { g_dbus_message_set_body(signal, body.pointer) } }
         return Message(owning: signal)
     }
 }

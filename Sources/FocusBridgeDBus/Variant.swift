@@ -8,6 +8,8 @@ import CGLib
 /// `g_variant_ref_sink`.
 public final class Variant: @unchecked Sendable {
     /// The wrapped `GVariant *`, owned (one strong reference) for the lifetime of this object.
+    /// Swift may release an object right after its last use, so a caller passing `pointer` to C
+    /// must keep the `Variant` itself alive across the call (`withExtendedLifetime`).
     public let pointer: OpaquePointer
 
     /// Takes over a reference the caller owns (a value returned by a `_get_` or `_finish` call), or
@@ -131,8 +133,11 @@ public final class Variant: @unchecked Sendable {
     /// An `a{sv}` from entries whose values are already `v`.
     public static func dictionary(_ entries: [(key: String, value: Variant)]) -> Variant {
         array(of: "{sv}", entries.map { entry in
+            let key = Variant.string(entry.key)
             let boxed = entry.value.typeString == "v" ? entry.value : Variant.boxed(entry.value)
-            return Variant(owning: g_variant_new_dict_entry(Variant.string(entry.key).pointer, boxed.pointer))
+            return withExtendedLifetime((key, boxed)) {
+                Variant(owning: g_variant_new_dict_entry(key.pointer, boxed.pointer))
+            }
         })
     }
 

@@ -50,6 +50,7 @@ final class Bridge {
     private func accept(_ call: MethodCall, process: ProcessIdentity?) {
         let notification = NotificationsInterface.decode(call.parameters)
         let app = AppIdentity.resolve(notification, process: process)
+        senders.remember(appKey: app.key, for: call.sender)
         let id: UInt32
         if table.owned(notification.replacesID, sender: call.sender, appKey: app.key) != nil {
             id = notification.replacesID
@@ -101,9 +102,10 @@ final class Bridge {
 
     func close(_ call: MethodCall, id: UInt32) {
         senders.withIdentity(of: call.sender) { [self] process in
-            let closer = AppIdentity.resolve(NotificationRequest(), process: process)
+            let processKey = AppIdentity.resolve(NotificationRequest(), process: process).key
+            let keys = [processKey] + senders.appKeys(of: call.sender)
             // Someone else's ID is treated as unknown: success, no effect.
-            if table.owned(id, sender: call.sender, appKey: closer.key) != nil {
+            if table.owned(id, sender: call.sender, appKeys: keys) != nil {
                 queue.enqueue(id, .close, merge: ForwardWork.merge)
                 pump()
             }

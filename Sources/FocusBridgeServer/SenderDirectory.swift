@@ -10,6 +10,9 @@ final class SenderDirectory {
     private let bus: BusConnection
     private var known: [String: ProcessIdentity?] = [:]
     private var waiting: [String: [(ProcessIdentity?) -> Void]] = [:]
+    /// The app keys each connection's notifications named: a connection may close what any of
+    /// its apps sent, from whichever process.
+    private var appKeys: [String: Set<String>] = [:]
 
     init(bus: BusConnection) {
         self.bus = bus
@@ -19,6 +22,7 @@ final class SenderDirectory {
             guard let name = signal.parameters.child(0).string, name.hasPrefix(":"),
                   signal.parameters.child(2).string?.isEmpty == true else { return }
             self?.known[name] = nil
+            self?.appKeys[name] = nil
         }
     }
 
@@ -34,6 +38,12 @@ final class SenderDirectory {
             for body in self.waiting.removeValue(forKey: sender) ?? [] { body(identity) }
         }
     }
+
+    func remember(appKey: String, for sender: String) {
+        appKeys[sender, default: []].insert(appKey)
+    }
+
+    func appKeys(of sender: String) -> Set<String> { appKeys[sender] ?? [] }
 
     /// Reads what Linux tells about a process.
     static func identity(ofProcess pid: UInt32) -> ProcessIdentity {

@@ -35,6 +35,8 @@ public final class Service {
     private var session: BusConnection?
     private var exitCode: Int32 = 0
     private var ownedNames: [String] = []
+    /// Set once shutting down: what goes away from then on is expected.
+    private var stopping = false
 
     public init(options: ServiceOptions, logger: Logger) {
         self.options = options
@@ -170,7 +172,9 @@ public final class Service {
 
     /// Releases the names, stops the daemon and its bus, and ends the main loop.
     private func stop(exitCode: Int32) {
-        self.exitCode = max(self.exitCode, exitCode)
+        guard !stopping else { return }
+        stopping = true
+        self.exitCode = exitCode
         if let session, !session.isClosed {
             for name in ownedNames {
                 _ = try? session.callSync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
