@@ -36,7 +36,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "focusctl", dependencies: [
-            "FocusBridgeDBus", "FocusBridgeCore",
+            "FocusBridgeDBus", "FocusBridgeCore", "FocusBridgeConfig",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "FocusBridgeCoreTests", dependencies: ["FocusBridgeCore", "FocusBridgeConfig", "FocusBridgeStore", "FocusBridgeServer"]),

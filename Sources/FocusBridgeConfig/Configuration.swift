@@ -1,3 +1,4 @@
+import FocusBridgeCore
 import Foundation
 import TOMLKit
 
@@ -6,6 +7,7 @@ import TOMLKit
 /// No file is a valid setup: everything has a default.
 public struct Configuration: Equatable, Sendable {
     public var downstream = DownstreamSettings()
+    public var policy = PolicySettings()
 
     public init() {}
 
@@ -39,7 +41,6 @@ public struct Configuration: Equatable, Sendable {
         } catch {
             throw ConfigError(path: path, line: 1, column: 1, message: "\(error)")
         }
-        var reader = TableReader(path: path, locator: SourceLocator(text: text))
-        return try reader.configuration(from: table)
+        return try TableReader(path: path, locator: SourceLocator(text: text)).configuration(from: table)
     }
 }

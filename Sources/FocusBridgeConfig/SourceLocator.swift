@@ -1,38 +1,79 @@
-/// Finds where a key stands in the TOML text.
+/// Finds where a table or key stands in the TOML text.
 ///
 /// TOMLKit reports positions for syntax errors only; its tables carry none, so errors about a
-/// well-formed key (unknown, wrong type) look the key up in the text by its table and name.
+/// well-formed key (unknown, wrong type, bad value) look the key up in the text by its table
+/// path and name.
 struct SourceLocator {
-    private let lines: [Substring]
+    private struct Line {
+        let number: Int
+        let indent: Int
+        /// The header's table path, for `[a."b.c"]` and `[[a.b]]` lines.
+        let header: [String]?
+        /// The key of a `key = value` line.
+        let key: String?
+    }
 
-    init(text: String) { lines = text.split(separator: "\n", omittingEmptySubsequences: false) }
+    private let lines: [Line]
 
-    /// The 1-based line and column of `key` inside table `table` (dotted, e.g. `downstream`),
-    /// or of the table header when `key` is nil; (1, 1) when it cannot be found.
-    func position(table: String, key: String? = nil) -> (line: Int, column: Int) {
-        var current = ""
-        for (index, raw) in lines.enumerated() {
-            let line = raw.drop { $0 == " " || $0 == "\t" }
-            let indent = raw.count - line.count
-            if line.hasPrefix("[") {
-                let name = line.drop { $0 == "[" }.prefix { $0 != "]" }
-                current = name.split(separator: ".").map { Self.unquote($0) }.joined(separator: ".")
-                if key == nil && current == table { return (index + 1, indent + 1) }
+    init(text: String) {
+        lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { index, raw in
+            let content = raw.drop { $0 == " " || $0 == "\t" }
+            let indent = raw.count - content.count
+            if content.hasPrefix("[") {
+                let inner = content.drop { $0 == "[" }
+                return Line(number: index + 1, indent: indent, header: SourceLocator.path(inner, until: "]"), key: nil)
+            }
+            guard !content.hasPrefix("#"), content.contains("=") else {
+                return Line(number: index + 1, indent: indent, header: nil, key: nil)
+            }
+            let key = SourceLocator.path(content, until: "=")
+            return Line(number: index + 1, indent: indent, header: nil, key: key.count == 1 ? key[0] : key.joined(separator: "."))
+        }
+    }
+
+    /// The 1-based line and column of `key` in the `occurrence`-th table with this path (array
+    /// tables repeat), or of the table's header when `key` is nil; (1, 1) when not found.
+    func position(table: [String], occurrence: Int = 0, key: String? = nil) -> (line: Int, column: Int) {
+        var current: [String] = []
+        var seen = -1
+        for line in lines {
+            if let header = line.header {
+                current = header
+                if header == table { seen += 1 }
+                if key == nil && header == table && seen == occurrence { return (line.number, line.indent + 1) }
                 continue
             }
-            guard let key, current == table else { continue }
-            let name = line.prefix { $0 != "=" }.trimmingSpaces()
-            if Self.unquote(name) == key { return (index + 1, indent + 1) }
+            if let key, current == table, seen == occurrence, line.key == key { return (line.number, line.indent + 1) }
+        }
+        // A key may also be written dotted under a parent table (`focus.work.apps = …`).
+        if let key, !table.isEmpty {
+            let dotted = table.dropFirst().joined(separator: ".") + "." + key
+            if let line = lines.first(where: { $0.key == dotted }) { return (line.number, line.indent + 1) }
         }
         return (1, 1)
     }
 
-    private static func unquote<S: StringProtocol>(_ text: S) -> String {
-        var value = String(text).trimmingSpaces()
-        if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
-            value = String(value.dropFirst().dropLast())
+    /// Splits `a."b.c".d` into its parts, stopping at `terminator` outside quotes.
+    private static func path(_ text: Substring, until terminator: Character) -> [String] {
+        var parts: [String] = []
+        var current = ""
+        var quote: Character?
+        for character in text {
+            if let open = quote {
+                if character == open { quote = nil } else { current.append(character) }
+            } else if character == "\"" || character == "'" {
+                quote = character
+            } else if character == "." {
+                parts.append(current.trimmingSpaces())
+                current = ""
+            } else if character == terminator {
+                break
+            } else {
+                current.append(character)
+            }
         }
-        return value
+        parts.append(current.trimmingSpaces())
+        return parts
     }
 }
 

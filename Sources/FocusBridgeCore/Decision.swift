@@ -1,30 +1,137 @@
-/// The bridge's verdict on one notification, with the trace of rules that led to it, so the
+import Foundation
+
+/// The bridge's verdict on one notification, with the trace of every rule consulted, so the
 /// daemon and `focusctl explain` tell the same story from the same code.
 public struct Decision: Equatable, Sendable {
+    public var app: AppIdentity
     public var level: InterruptionLevel
     public var outcome: DeliveryOutcome
+    public var communication: Communication?
+    public var actions: ActionNormaliser.Result
+    public var presentation: Presentation
+    /// For `coalesced`: the earlier notification this one replaces.
+    public var replaces: UInt32?
     /// One line per rule consulted, in order.
     public var trace: [String]
+}
 
-    public init(level: InterruptionLevel, outcome: DeliveryOutcome, trace: [String]) {
-        self.level = level
-        self.outcome = outcome
-        self.trace = trace
+/// The live state a decision depends on besides the notification itself.
+public struct PolicyContext: Sendable {
+    public var settings: PolicySettings
+    public var now: Date
+    public var silent: Bool
+    public var screenLocked: Bool
+    /// The daemon's capabilities.
+    public var capabilities: [String]
+    public var activeFocus: FocusProfile?
+    public var recent: DuplicateTracker
+
+    public init(settings: PolicySettings = PolicySettings(), now: Date = Date(), silent: Bool = false,
+                screenLocked: Bool = false, capabilities: [String] = ["actions", "body"],
+                activeFocus: FocusProfile? = nil, recent: DuplicateTracker = DuplicateTracker()) {
+        self.settings = settings
+        self.now = now
+        self.silent = silent
+        self.screenLocked = screenLocked
+        self.capabilities = capabilities
+        self.activeFocus = activeFocus
+        self.recent = recent
     }
 }
 
-/// Decides level and delivery for a notification.
-///
-/// This milestone forwards everything at the `active` level; the level table, Focus and summary
-/// rules arrive here as they are built, each adding its line to the trace.
-public struct Policy: Sendable {
-    public init() {}
+/// Decides level, delivery, actions and presentation for a notification (PRODUCT.md §2–§4).
+public enum Policy {
+    public static func decide(_ notification: NotificationRequest, app: AppIdentity, context: PolicyContext) -> Decision {
+        let settings = context.settings
+        let rule = settings.rule(forApp: app.key)
+        var trace = ["app: \(app.key) (from the \(app.source.rawValue))"
+                     + (settings.hasRule(forApp: app.key) ? "; [apps.\"\(app.key)\"] applies" : "; no [apps] rule")]
 
-    public func decide(_ notification: NotificationRequest, app: AppIdentity) -> Decision {
-        Decision(level: .active, outcome: .delivered, trace: [
-            "app: \(app.key) (from \(app.source.rawValue))",
-            "level: active (no other rule applies)",
-            "delivery: delivered (nothing holds it)",
-        ])
+        let (level, levelTrace) = LevelResolver.resolve(notification, rule: rule)
+        trace += levelTrace
+        let communication = Communication.detect(notification, rule: rule)
+        if let communication { trace.append("communication: from \(communication.person)") }
+
+        let actions = ActionNormaliser.normalise(notification.actions,
+                                                 destructiveKeys: notification.hints[ActionNormaliser.destructiveHint].flatMap {
+                                                     if case .strings(let keys) = $0 { keys } else { nil }
+                                                 } ?? [],
+                                                 settings: settings.general)
+        trace += actions.trace
+
+        var previews = rule.previews ?? settings.general.previews
+        if let focusPreviews = context.activeFocus?.previews { previews = previews.stricter(focusPreviews) }
+        let presentation = Presentation.make(level: level, notification: notification,
+                                             appName: notification.appName.isEmpty ? app.key : notification.appName,
+                                             previews: previews, screenLocked: context.screenLocked,
+                                             silent: context.silent, capabilities: context.capabilities)
+        trace += presentation.trace
+
+        var replaces: UInt32?
+        let outcome = delivery(notification, app: app, rule: rule, level: level, communication: communication,
+                               context: context, replaces: &replaces, trace: &trace)
+        return Decision(app: app, level: level, outcome: outcome, communication: communication, actions: actions,
+                        presentation: presentation, replaces: replaces, trace: trace)
+    }
+
+    /// The delivery rules of §3, in order: off, duplicate, summary, Focus, deliver.
+    private static func delivery(_ notification: NotificationRequest, app: AppIdentity, rule: AppRule,
+                                 level: InterruptionLevel, communication: Communication?, context: PolicyContext,
+                                 replaces: inout UInt32?, trace: inout [String]) -> DeliveryOutcome {
+        if rule.delivery == .off {
+            trace.append("delivery: dropped (the app's delivery is off)")
+            return .dropped
+        }
+        let window = TimeInterval(context.settings.general.coalesceSeconds)
+        if let original = context.recent.original(appKey: app.key, summary: notification.summary, body: notification.body,
+                                                  now: context.now, window: window) {
+            replaces = original
+            trace.append("delivery: coalesced (the same as notification \(original), still open, less than \(Int(window)) s ago)")
+            return .coalesced
+        }
+        if rule.delivery == .summary {
+            if level == .timeSensitive || level == .critical {
+                trace.append("summary: not held (\(level.rawValue) overrides scheduled delivery)")
+            } else if communication != nil {
+                trace.append("summary: not held (communication notifications are not summarised)")
+            } else if isTransient(notification) {
+                trace.append("summary: not held (transient or progress notifications are never held)")
+            } else {
+                trace.append("delivery: held-summary (the app's delivery is summary)")
+                return .heldSummary
+            }
+        }
+        if let focus = context.activeFocus {
+            if let reason = breakThrough(focus: focus, app: app, level: level, communication: communication) {
+                trace.append("focus: \(focus.name) is on; breaks through (\(reason))")
+            } else {
+                trace.append("delivery: held-focus (\(focus.name) is on and nothing lets it through)")
+                return .heldFocus
+            }
+        }
+        trace.append("delivery: delivered")
+        return .delivered
+    }
+
+    /// Why a notification breaks through a Focus, or nil when it does not.
+    public static func breakThrough(focus: FocusProfile, app: AppIdentity, level: InterruptionLevel,
+                                    communication: Communication?) -> String? {
+        if level == .critical { return "critical" }
+        if level == .timeSensitive && focus.timeSensitive { return "time-sensitive, and the Focus allows it" }
+        if focus.apps.allows(app.key) {
+            if case .silence = focus.apps { return "the app is not silenced" }
+            return "the app is allowed"
+        }
+        if let communication, focus.allows(person: communication.person) { return "\(communication.person) is allowed" }
+        return nil
+    }
+
+    /// Transient notifications, progress bars and stacked ones are worthless later.
+    public static func isTransient(_ notification: NotificationRequest) -> Bool {
+        if case .bool(true) = notification.hints["transient"] { return true }
+        if notification.hints["transient"]?.integer.map({ $0 != 0 }) == true { return true }
+        if notification.hints["value"] != nil { return true }
+        return ["x-dunst-stack-tag", "x-canonical-private-synchronous", "synchronous", "private-synchronous"]
+            .contains { notification.hints[$0] != nil }
     }
 }

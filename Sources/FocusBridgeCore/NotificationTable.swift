@@ -8,6 +8,11 @@ public struct NotificationTable: Sendable {
         public var sender: String
         /// The daemon's ID once the daemon has answered.
         public var daemonID: UInt32?
+        /// Forwarded action key → the client's key, where the bridge renamed one.
+        public var actionKeys: [String: String] = [:]
+
+        /// The client's key for an action the daemon reports.
+        public func clientKey(for forwardedKey: String) -> String { actionKeys[forwardedKey] ?? forwardedKey }
     }
 
     /// How many entries are kept before the oldest are forgotten (a daemon that never reports
@@ -39,14 +44,15 @@ public struct NotificationTable: Sendable {
     }
 
     /// Tracks a new ID, or re-points an existing one at its latest sender.
-    public mutating func track(_ id: UInt32, appKey: String, sender: String) {
+    public mutating func track(_ id: UInt32, appKey: String, sender: String, actionKeys: [String: String] = [:]) {
         if var entry = entries[id] {
             entry.sender = sender
             entry.appKey = appKey
+            entry.actionKeys = actionKeys
             entries[id] = entry
             return
         }
-        entries[id] = Entry(id: id, appKey: appKey, sender: sender, daemonID: nil)
+        entries[id] = Entry(id: id, appKey: appKey, sender: sender, daemonID: nil, actionKeys: actionKeys)
         order.append(id)
         evictIfFull()
     }

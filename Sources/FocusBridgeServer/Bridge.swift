@@ -13,17 +13,25 @@ final class Bridge {
     private let store: Store
     private let logger: Logger
     private let clock: Clock
-    private let policy = Policy()
     private let senders: SenderDirectory
     private var ids: IDAllocator
     private var table = NotificationTable()
     private var queue = ForwardQueue<ForwardWork>(maxInFlight: 8)
+    private var recent = DuplicateTracker()
     private(set) var received = 0
     private(set) var delivered = 0
+    /// The policy part of the configuration (replaced on reload).
+    var settings: PolicySettings
+    /// Silent mode (the Ring/Silent switch), kept in the store across restarts.
+    private(set) var silent: Bool
+    /// Whether the screen is locked, for `previews = "when-unlocked"`.
+    var screenLocked = false
 
-    init(bus: BusConnection, downstream: Downstream, store: Store, clock: Clock = SystemClock(),
-         logger: Logger) throws {
+    init(bus: BusConnection, downstream: Downstream, store: Store, settings: PolicySettings,
+         clock: Clock = SystemClock(), logger: Logger) throws {
         self.bus = bus
+        self.settings = settings
+        silent = try store.setting("silent") == "on"
         self.downstream = downstream
         self.store = store
         self.clock = clock
@@ -47,23 +55,18 @@ final class Bridge {
         }
     }
 
+    /// The live state a decision depends on.
+    func policyContext(activeFocus: FocusProfile? = nil) -> PolicyContext {
+        PolicyContext(settings: settings, now: clock.now, silent: silent, screenLocked: screenLocked,
+                      capabilities: capabilities, activeFocus: activeFocus, recent: recent)
+    }
+
     private func accept(_ call: MethodCall, process: ProcessIdentity?) {
         let notification = NotificationsInterface.decode(call.parameters)
         let app = AppIdentity.resolve(notification, process: process)
         senders.remember(appKey: app.key, for: call.sender)
-        let id: UInt32
-        if table.owned(notification.replacesID, sender: call.sender, appKey: app.key) != nil {
-            id = notification.replacesID
-        } else {
-            let allocation = ids.allocate()
-            if let reserve = allocation.reserve {
-                do { try store.setIDHighWater(reserve) } catch {
-                    logger.error("cannot record the ID high-water mark: \(error)")
-                }
-            }
-            id = allocation.id
-        }
-        let decision = policy.decide(notification, app: app)
+        let decision = Policy.decide(notification, app: app, context: policyContext())
+        let id = notificationID(for: notification, decision: decision, sender: call.sender)
         do {
             try store.record([HistoryEntry(id: id, app: app.key, summary: notification.summary, body: notification.body,
                                            level: decision.level, decision: decision.outcome, received: clock.now)])
@@ -71,33 +74,52 @@ final class Bridge {
             logger.error("cannot record notification \(id) in history: \(error)")
         }
         received += 1
-        table.track(id, appKey: app.key, sender: call.sender)
         call.reply(.tuple([.uint32(id)]))
+        logger.debug("notification \(id): \(decision.trace.joined(separator: "; "))")
 
+        switch decision.outcome {
+        case .dropped, .heldFocus, .heldSummary:
+            return
+        case .delivered, .coalesced:
+            break
+        }
+        table.track(id, appKey: app.key, sender: call.sender, actionKeys: decision.actions.originalKeys)
+        recent.delivered(id, appKey: app.key, summary: notification.summary, body: notification.body, at: clock.now)
+        let presentation = decision.presentation
         let forwarded = ForwardedNotification(
             id: id, appKey: app.key, level: decision.level,
             appName: call.parameters.child(0), appIcon: call.parameters.child(2),
-            summary: call.parameters.child(3), body: call.parameters.child(4),
-            actions: call.parameters.child(5),
-            hints: forwardedHints(call.parameters.child(6), notification: notification, app: app, process: process),
+            summary: presentation.summary.map(Variant.string) ?? call.parameters.child(3),
+            body: presentation.body.map(Variant.string) ?? call.parameters.child(4),
+            actions: .strings(decision.actions.flat),
+            hints: HintEditor.forwardedHints(call.parameters.child(6), presentation: presentation,
+                                             notification: notification, app: app, process: process),
             expireTimeout: call.parameters.child(7))
         queue.enqueue(id, .notify(forwarded), merge: ForwardWork.merge)
         pump()
     }
 
-    /// The client's hints, untouched, plus `desktop-entry` and `sender-pid` when missing, so the
-    /// daemon credits the application rather than the bridge.
-    private func forwardedHints(_ hints: Variant, notification: NotificationRequest, app: AppIdentity,
-                                process: ProcessIdentity?) -> Variant {
-        var additions: [(key: String, value: Variant)] = []
-        if notification.hints["desktop-entry"] == nil, let entry = app.inferredDesktopEntry {
-            additions.append(("desktop-entry", .string(entry)))
+    /// The ID to answer: the earlier notification's for a duplicate, the replaced one's when the
+    /// client may replace it, else a new one.
+    private func notificationID(for notification: NotificationRequest, decision: Decision, sender: String) -> UInt32 {
+        if let original = decision.replaces, table[original] != nil { return original }
+        if table.owned(notification.replacesID, sender: sender, appKey: decision.app.key) != nil {
+            return notification.replacesID
         }
-        if notification.hints["sender-pid"] == nil, let pid = process?.processID {
-            additions.append(("sender-pid", .int64(Int64(pid))))
+        let allocation = ids.allocate()
+        if let reserve = allocation.reserve {
+            do { try store.setIDHighWater(reserve) } catch {
+                logger.error("cannot record the ID high-water mark: \(error)")
+            }
         }
-        guard !additions.isEmpty else { return hints }
-        return .dictionary(hints.dictionaryEntries + additions)
+        return allocation.id
+    }
+
+    /// Turns silent mode on or off, durably.
+    func setSilent(_ on: Bool) throws {
+        try store.setSetting("silent", on ? "on" : "off")
+        silent = on
+        logger.info("silent mode \(on ? "on" : "off")")
     }
 
     func close(_ call: MethodCall, id: UInt32) {
@@ -154,6 +176,7 @@ final class Bridge {
 
     /// Tells the owning application that its notification closed, and forgets it.
     private func notificationClosed(_ id: UInt32, reason: UInt32) {
+        recent.closed(id)
         guard let entry = table.remove(id) else { return }
         emit("NotificationClosed", to: entry.sender, .tuple([.uint32(id), .uint32(reason)]))
         recordClosed([(id, reason, clock.now)])
@@ -178,6 +201,7 @@ extension Bridge: DownstreamEvents {
         logger.warning("the daemon went away; \(shown.count) notification(s) it showed are reported closed")
         let now = clock.now
         for entry in shown {
+            recent.closed(entry.id)
             emit("NotificationClosed", to: entry.sender, .tuple([.uint32(entry.id), .uint32(4)]))
         }
         recordClosed(shown.map { ($0.id, 4, now) })
@@ -190,7 +214,10 @@ extension Bridge: DownstreamEvents {
         switch signal.member {
         case "NotificationClosed":
             notificationClosed(id, reason: arguments.child(1).uint32 ?? 4)
-        case "ActionInvoked", "ActivationToken", "NotificationReplied":
+        case "ActionInvoked":
+            guard let key = arguments.child(1).string else { return }
+            emit(signal.member, to: entry.sender, .tuple([.uint32(id), .string(entry.clientKey(for: key))]))
+        case "ActivationToken", "NotificationReplied":
             guard arguments.child(1).isString else { return }
             emit(signal.member, to: entry.sender, .tuple([.uint32(id), arguments.child(1)]))
         default:

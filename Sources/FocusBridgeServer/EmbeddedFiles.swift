@@ -99,7 +99,7 @@ public enum EmbeddedFiles {
   <interface name="org.focusbridge.Control1">
 
     <!-- Status: a JSON object
-           {"version": "0.1.0",
+           {"version": "0.1.0", "silent": true|false,
             "downstream": {"mode": "log|spawn|name|address",
                            "target": "<bus name or command>",
                            "connected": true|false},
@@ -124,6 +124,30 @@ public enum EmbeddedFiles {
     <method name="History">
       <arg name="limit" type="u" direction="in"/>
       <arg name="app" type="s" direction="in"/>
+      <arg name="json" type="s" direction="out"/>
+    </method>
+
+    <!-- Reload: reads the configuration file again. A file that fails to
+         load is refused (the running configuration stays): the error
+         org.focusbridge.Error.InvalidConfig carries "PATH:LINE:COLUMN: message". -->
+    <method name="Reload"/>
+
+    <!-- SetSilent: silent mode on or off (kept across restarts). While on,
+         every forwarded notification but a critical one gets suppress-sound. -->
+    <method name="SetSilent">
+      <arg name="on" type="b" direction="in"/>
+    </method>
+
+    <!-- Explain: what would happen to a notification, rule by rule, with the
+         daemon's live state, without sending it. request is a JSON object
+           {"app": "...", "urgency": "low|normal|critical" | null,
+            "category": "..." | null, "summary": "...", "body": "...",
+            "actions": ["KEY=LABEL", ...], "hints": ["TYPE:NAME:VALUE", ...],
+            "focus": "NAME" | null, "at": "HH:MM" | "ISO 8601" | null}
+         and the answer the JSON of `focusctl explain --json` (see focusctl(1)).
+         A bad request gives org.focusbridge.Error.InvalidRequest. -->
+    <method name="Explain">
+      <arg name="request" type="s" direction="in"/>
       <arg name="json" type="s" direction="out"/>
     </method>
 

@@ -8,11 +8,18 @@ import Logging
 /// What `focus-bridge`'s command line decides.
 public struct ServiceOptions: Sendable {
     public var configuration: Configuration
+    /// Where the configuration came from: reloaded from here.
+    public var configPath: String
+    /// Command-line settings that win over the file's on every reload.
+    public var downstreamOverride: @Sendable (inout DownstreamSettings) -> Void
     public var stateDirectory: String
     public var replace: Bool
 
-    public init(configuration: Configuration, stateDirectory: String, replace: Bool) {
+    public init(configuration: Configuration, configPath: String, stateDirectory: String, replace: Bool,
+                downstreamOverride: @escaping @Sendable (inout DownstreamSettings) -> Void = { _ in }) {
         self.configuration = configuration
+        self.configPath = configPath
+        self.downstreamOverride = downstreamOverride
         self.stateDirectory = stateDirectory
         self.replace = replace
     }
@@ -33,6 +40,9 @@ public final class Service {
     private var privateBus: PrivateBus?
     private var daemon: SpawnedDaemon?
     private var session: BusConnection?
+    private var bridge: Bridge?
+    private var configMonitor: FileMonitor?
+    private var reloadTimer: UInt32 = 0
     private var exitCode: Int32 = 0
     private var ownedNames: [String] = []
     /// Set once shutting down: what goes away from then on is expected.
@@ -76,9 +86,11 @@ public final class Service {
         logger.info("downstream: \(plan.mode) (\(plan.reason))")
         let downstream = try makeDownstream(plan, passthroughNames: settings.passthroughNames)
 
-        let bridge = try Bridge(bus: session, downstream: downstream, store: store, logger: logger)
+        let bridge = try Bridge(bus: session, downstream: downstream, store: store,
+                                settings: options.configuration.policy, logger: logger)
+        self.bridge = bridge
         try NotificationsInterface.export(on: session, to: bridge)
-        try ControlInterface.export(on: session, bridge: bridge, store: store)
+        try ControlInterface.export(on: session, bridge: bridge, store: store, reload: { [weak self] in self?.reload() })
         downstream.passthrough?.install(on: session)
 
         try own(NotificationsInterface.busName, on: session, replace: options.replace)
@@ -99,9 +111,40 @@ public final class Service {
         for signal in [SIGTERM, SIGINT] {
             MainLoop.onSignal(signal) { [weak self] in self?.stop(exitCode: 0) }
         }
+        MainLoop.onSignal(SIGHUP) { [weak self] in _ = self?.reload() }
+        configMonitor = FileMonitor(path: options.configPath) { [weak self] in self?.configFileChanged() }
+        ScreenLock.follow(on: session) { [weak bridge] locked in bridge?.screenLocked = locked }
         downstream.start()
         daemon?.start()
         logger.info("serving org.freedesktop.Notifications as \(session.uniqueName)")
+    }
+
+    /// Loads the configuration file again. A file that fails to load is refused: the running
+    /// configuration stays, and the error is logged and returned.
+    @discardableResult
+    func reload() -> ConfigError? {
+        do {
+            var configuration = try Configuration.load(path: options.configPath)
+            options.downstreamOverride(&configuration.downstream)
+            bridge?.settings = configuration.policy
+            if configuration.downstream != options.configuration.downstream {
+                logger.warning("the [downstream] table changed; that takes effect when focus-bridge restarts")
+            }
+            logger.info("reloaded \(options.configPath)")
+            return nil
+        } catch {
+            logger.error("the configuration was not reloaded: \(error.description)")
+            return error
+        }
+    }
+
+    /// Editors write in bursts (truncate, write, rename): reload once it has settled.
+    private func configFileChanged() {
+        MainLoop.cancel(reloadTimer)
+        reloadTimer = MainLoop.after(milliseconds: 200) { [weak self] in
+            self?.reloadTimer = 0
+            self?.reload()
+        }
     }
 
     private func makeDownstream(_ plan: DownstreamPlan, passthroughNames: [String]) throws -> Downstream {

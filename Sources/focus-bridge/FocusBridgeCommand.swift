@@ -52,10 +52,15 @@ struct FocusBridgeCommand: ParsableCommand {
             FileHandle.standardError.write(Data("\(error.description)\n".utf8))
             throw ExitCode(1)
         }
-        if let downstream { configuration.downstream.mode = DownstreamSettings.Mode(rawValue: downstream)! }
-        if let downstreamName { configuration.downstream.name = downstreamName }
-        if let downstreamAddress { configuration.downstream.address = downstreamAddress }
-        if !command.isEmpty { configuration.downstream.command = command }
+        // The command line wins over the file, now and on every reload.
+        let (mode, name, address, command) = (downstream, downstreamName, downstreamAddress, command)
+        let override: @Sendable (inout DownstreamSettings) -> Void = { settings in
+            if let mode { settings.mode = DownstreamSettings.Mode(rawValue: mode)! }
+            if let name { settings.name = name }
+            if let address { settings.address = address }
+            if !command.isEmpty { settings.command = command }
+        }
+        override(&configuration.downstream)
 
         if printDownstream {
             let session = try? BusConnection.session()
@@ -75,9 +80,9 @@ struct FocusBridgeCommand: ParsableCommand {
             handler.logLevel = ProcessInfo.processInfo.environment["FOCUS_BRIDGE_DEBUG"] == nil ? .info : .debug
             return handler
         }
-        let options = ServiceOptions(configuration: configuration,
+        let options = ServiceOptions(configuration: configuration, configPath: path,
                                      stateDirectory: stateDirectory ?? ServiceOptions.defaultStateDirectory(),
-                                     replace: replace)
+                                     replace: replace, downstreamOverride: override)
         let code = Service(options: options, logger: Logger(label: "focus-bridge")).run()
         if code != 0 { throw ExitCode(code) }
     }

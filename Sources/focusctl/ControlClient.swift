@@ -9,26 +9,31 @@ struct ControlClient {
 
     private let bus: BusConnection
 
-    init() throws {
+    init() {
         do { bus = try BusConnection.session() } catch {
             Self.fail(Self.notRunning, code: 2)
         }
     }
 
-    /// Calls a method of `org.focusbridge.Control1` that answers one JSON text, and parses it.
-    func json(_ method: String, _ arguments: Variant? = nil) throws -> Any {
-        let reply: Variant
+    /// Calls a method of `org.focusbridge.Control1`; a refusal ends focusctl with its message.
+    @discardableResult
+    func call(_ method: String, _ arguments: Variant? = nil, replyType: String? = nil) -> Variant {
         do {
-            reply = try bus.callSync("org.focusbridge.FocusBridge", "/org/focusbridge/FocusBridge",
-                                     "org.focusbridge.Control1", method, arguments, replyType: "(s)",
-                                     timeoutMilliseconds: 10_000)
+            return try bus.callSync("org.focusbridge.FocusBridge", "/org/focusbridge/FocusBridge",
+                                    "org.focusbridge.Control1", method, arguments, replyType: replyType,
+                                    timeoutMilliseconds: 10_000)
         } catch {
             if [DBusError.serviceUnknown, DBusError.nameHasNoOwner].contains(error.name) {
                 Self.fail(Self.notRunning, code: 2)
             }
+            if error.name.hasPrefix("org.focusbridge.Error.") { Self.fail(error.message, code: 1) }
             Self.fail("focusctl: focus-bridge refused \(method): \(error.message)", code: 1)
         }
-        let text = reply.child(0).string ?? "null"
+    }
+
+    /// Calls a method that answers one JSON text, and parses it.
+    func json(_ method: String, _ arguments: Variant? = nil) throws -> Any {
+        let text = call(method, arguments, replyType: "(s)").child(0).string ?? "null"
         return try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
     }
 

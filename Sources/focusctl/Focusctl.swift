@@ -8,5 +8,6 @@ struct Focusctl: ParsableCommand {
         commandName: "focusctl",
         abstract: "Control and inspect FocusBridge.",
         version: focusBridgeVersion,
-        subcommands: [StatusCommand.self, HistoryCommand.self])
+        subcommands: [StatusCommand.self, HistoryCommand.self, ExplainCommand.self, CheckConfigCommand.self,
+                      ReloadCommand.self, SilentCommand.self])
 }

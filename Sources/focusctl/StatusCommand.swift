@@ -20,6 +20,7 @@ struct StatusCommand: ParsableCommand {
         let connected = (downstream["connected"] as? Bool) == true ? "connected" : "not connected"
         print(Table.render([
             ["Downstream", "\(downstream["mode"] as? String ?? "?") — \(downstream["target"] as? String ?? "?") (\(connected))"],
+            ["Silent", (status["silent"] as? Bool) == true ? "on" : "off"],
             ["Received", count("received")],
             ["Delivered", count("delivered")],
             ["Waiting", "\(count("queued")) queued, \(count("in-flight")) in flight"],

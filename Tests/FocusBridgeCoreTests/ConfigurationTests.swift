@@ -26,7 +26,7 @@ final class ConfigurationTests: XCTestCase {
         let cases: [(String, String, String)] = [
             ("[downstream]\nmode = \"spawn\"\ncomand = [\"dunst\"]\n", "c.toml:3:1:", "did you mean `command`?"),
             ("[downstream]\n  mode = 3\n", "c.toml:2:3:", "must be a string"),
-            ("[downstream]\nmode = \"telepathy\"\n", "c.toml:2:1:", "unknown mode"),
+            ("[downstream]\nmode = \"telepathy\"\n", "c.toml:2:1:", "must be one of"),
             ("[downstream]\ncommand = \"dunst\"\n", "c.toml:2:1:", "array of strings"),
             ("[downstreem]\n", "c.toml:1:1:", "did you mean `downstream`?"),
             ("[downstream]\nmode = \"log\n", "c.toml:2:", "string"),

@@ -1,0 +1,41 @@
+import Foundation
+
+/// Remembers what was delivered recently and is still open, so the same thing sent again (same
+/// app, summary and body within the window) replaces it instead of popping up again.
+public struct DuplicateTracker: Sendable {
+    private struct Key: Hashable, Sendable {
+        let app: String
+        let summary: String
+        let body: String
+    }
+
+    private var recent: [Key: (id: UInt32, at: Date)] = [:]
+    private var keys: [UInt32: Key] = [:]
+    /// How many are remembered at most; the oldest are forgotten first.
+    public let capacity: Int
+
+    public init(capacity: Int = 4096) { self.capacity = capacity }
+
+    /// The open notification this one repeats, if it was delivered less than `window` ago.
+    public func original(appKey: String, summary: String, body: String, now: Date, window: TimeInterval) -> UInt32? {
+        guard window > 0, let hit = recent[Key(app: appKey.lowercased(), summary: summary, body: body)] else { return nil }
+        return now.timeIntervalSince(hit.at) < window ? hit.id : nil
+    }
+
+    public mutating func delivered(_ id: UInt32, appKey: String, summary: String, body: String, at date: Date) {
+        closed(id)
+        let key = Key(app: appKey.lowercased(), summary: summary, body: body)
+        if let old = recent[key] { keys[old.id] = nil }
+        recent[key] = (id, date)
+        keys[id] = key
+        if recent.count > capacity, let oldest = recent.min(by: { $0.value.at < $1.value.at }) {
+            recent[oldest.key] = nil
+            keys[oldest.value.id] = nil
+        }
+    }
+
+    public mutating func closed(_ id: UInt32) {
+        guard let key = keys.removeValue(forKey: id) else { return }
+        if recent[key]?.id == id { recent[key] = nil }
+    }
+}

@@ -1,0 +1,48 @@
+/// A `[focus.NAME]` table: what may still interrupt while this Focus is on.
+public struct FocusProfile: Equatable, Sendable {
+    /// Which apps break through: only those listed (`apps`), or all but those listed (`silence`).
+    public enum AppFilter: Equatable, Sendable {
+        case allowOnly([String])
+        case silence([String])
+
+        public func allows(_ appKey: String) -> Bool {
+            let key = appKey.lowercased()
+            switch self {
+            case .allowOnly(let apps): return apps.contains { $0.lowercased() == key }
+            case .silence(let apps): return !apps.contains { $0.lowercased() == key }
+            }
+        }
+    }
+
+    public var name: String
+    public var apps: AppFilter = .allowOnly([])
+    /// People whose communication notifications break through.
+    public var people: [String] = []
+    /// Whether time-sensitive notifications break through (default yes).
+    public var timeSensitive = true
+    public var previews: PreviewMode?
+    public var schedule: [ScheduleEntry] = []
+
+    public init(name: String) { self.name = name }
+
+    public func allows(person: String) -> Bool {
+        let lowered = person.lowercased()
+        return people.contains { $0.lowercased() == lowered }
+    }
+}
+
+/// One `[[focus.NAME.schedule]]` entry: on these days, from `start` to `end` local time. An end
+/// at or before the start crosses midnight (`22:30`–`07:00` ends the next morning).
+public struct ScheduleEntry: Equatable, Sendable {
+    public var days: Set<Weekday>
+    public var start: TimeOfDay
+    public var end: TimeOfDay
+
+    public init(days: Set<Weekday>, start: TimeOfDay, end: TimeOfDay) {
+        self.days = days
+        self.start = start
+        self.end = end
+    }
+
+    public var crossesMidnight: Bool { end <= start }
+}

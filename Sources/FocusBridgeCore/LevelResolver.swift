@@ -1,0 +1,82 @@
+/// Gives a notification its interruption level: the table of PRODUCT.md §2, first rule that
+/// applies wins, then the entitlement and the user's Time Sensitive switch.
+public enum LevelResolver {
+    public static let levelHint = "x-focus-interruption-level"
+
+    static let criticalCategories: Set<String> = ["cellbroadcast.amber-alert", "cellbroadcast.public-safety", "weather.warning.extreme"]
+    static let criticalCategoryPrefixes = ["cellbroadcast.danger."]
+    static let timeSensitiveCategories: Set<String> = ["call", "call.incoming", "alarm.ringing", "os.battery.low"]
+    static let passiveCategories: Set<String> = ["network.connected", "network.disconnected", "device.added", "device.removed",
+                                                 "transfer.complete", "cellbroadcast.test"]
+    static let passiveCategoryPrefixes = ["presence."]
+
+    /// The urgency hint (any integer type), clamped to 0…2; nil when absent or not an integer.
+    public static func urgency(of notification: NotificationRequest) -> Int? {
+        guard let value = notification.hints["urgency"]?.integer else { return nil }
+        return Int(min(max(value, 0), 2))
+    }
+
+    public static func category(of notification: NotificationRequest) -> String? {
+        notification.hints["category"]?.string.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The level, with one trace line for the rule that decided and one per adjustment.
+    public static func resolve(_ notification: NotificationRequest, rule: AppRule) -> (level: InterruptionLevel, trace: [String]) {
+        var trace: [String] = []
+        var level = tableLevel(notification, rule: rule, trace: &trace)
+        if level == .critical && !rule.critical {
+            level = .timeSensitive
+            trace.append("level: critical needs the app's `critical = true` entitlement → time-sensitive")
+        }
+        if level == .timeSensitive && !rule.timeSensitive {
+            level = .active
+            trace.append("level: the app has `time-sensitive = false` → active")
+        }
+        return (level, trace)
+    }
+
+    private static func tableLevel(_ notification: NotificationRequest, rule: AppRule, trace: inout [String]) -> InterruptionLevel {
+        if let level = rule.level {
+            trace.append("level: \(level.rawValue) (rule 1: the app's `level` setting)")
+            return level
+        }
+        if let text = notification.hints[levelHint]?.string {
+            if let level = InterruptionLevel(rawValue: text) {
+                trace.append("level: \(level.rawValue) (rule 2: hint \(levelHint))")
+                return level
+            }
+            trace.append("level: hint \(levelHint) = \"\(text)\" is not a level; ignored")
+        }
+        let category = category(of: notification)
+        if let category, criticalCategories.contains(category) || criticalCategoryPrefixes.contains(where: category.hasPrefix) {
+            trace.append("level: critical (rule 3: category \(category))")
+            return .critical
+        }
+        if let category, timeSensitiveCategories.contains(category) {
+            trace.append("level: time-sensitive (rule 4: category \(category))")
+            return .timeSensitive
+        }
+        let urgency = urgency(of: notification)
+        if urgency == nil, let raw = notification.hints["urgency"] {
+            trace.append("level: urgency hint of type \(raw) is not an integer; ignored")
+        }
+        if urgency == 2 {
+            if rule.critical {
+                trace.append("level: critical (rule 5: urgency critical, from an entitled app)")
+                return .critical
+            }
+            trace.append("level: time-sensitive (rule 5: urgency critical)")
+            return .timeSensitive
+        }
+        if urgency == 0 {
+            trace.append("level: passive (rule 6: urgency low)")
+            return .passive
+        }
+        if let category, passiveCategories.contains(category) || passiveCategoryPrefixes.contains(where: category.hasPrefix) {
+            trace.append("level: passive (rule 6: category \(category))")
+            return .passive
+        }
+        trace.append("level: active (rule 7: no other rule applies)")
+        return .active
+    }
+}

@@ -1,0 +1,84 @@
+/// How much of a notification's content may be shown.
+public enum PreviewMode: String, CaseIterable, Sendable {
+    case always
+    case whenUnlocked = "when-unlocked"
+    case never
+
+    /// The more private of two modes (a Focus can only make previews more private).
+    func stricter(_ other: PreviewMode) -> PreviewMode {
+        let order: [PreviewMode] = [.always, .whenUnlocked, .never]
+        return order.firstIndex(of: self)! >= order.firstIndex(of: other)! ? self : other
+    }
+}
+
+/// When an app's notifications are delivered.
+public enum AppDelivery: String, CaseIterable, Sendable {
+    case immediate, summary, off
+}
+
+/// What happens to what a Focus held, when it ends.
+public enum AfterFocus: String, CaseIterable, Sendable {
+    case digest, replay, none
+}
+
+/// The `[general]` table.
+public struct GeneralSettings: Equatable, Sendable {
+    public static let defaultDestructiveLabels = ["Delete", "Remove", "Discard", "Erase", "Trash", "Block", "Uninstall"]
+
+    public var previews: PreviewMode = .always
+    /// Buttons forwarded at most (never more than 4).
+    public var maxActions = 4
+    public var destructiveLabels = GeneralSettings.defaultDestructiveLabels
+    public var destructiveMarker = "⚠ "
+    public var coalesceSeconds = 120
+    public var afterFocus: AfterFocus = .digest
+    public var historyDays = 7
+
+    public init() {}
+}
+
+/// An `[apps."KEY"]` table: the user's settings for one application.
+public struct AppRule: Equatable, Sendable {
+    public var delivery: AppDelivery = .immediate
+    /// A level forced on every notification of the app.
+    public var level: InterruptionLevel?
+    /// Off: the user turned Time Sensitive off for the app; it gets `active` instead.
+    public var timeSensitive = true
+    /// The entitlement to `critical`.
+    public var critical = false
+    /// Every notification of the app is a communication notification.
+    public var communication = false
+    public var previews: PreviewMode?
+
+    public init() {}
+}
+
+/// Everything the policy needs from the configuration file.
+public struct PolicySettings: Equatable, Sendable {
+    public var general = GeneralSettings()
+    /// Local times of the scheduled summary.
+    public var summaryTimes: [TimeOfDay] = [TimeOfDay(hour: 8, minute: 0)!, TimeOfDay(hour: 18, minute: 0)!]
+    /// Per-app rules, by app key as written (looked up without regard to case).
+    public var apps: [String: AppRule] = [:]
+    /// Focus profiles in the order of the file.
+    public var focuses: [FocusProfile] = []
+
+    public init() {}
+
+    /// The rule for an app key (case-insensitive), or the defaults.
+    public func rule(forApp key: String) -> AppRule {
+        if let rule = apps[key] { return rule }
+        let lowered = key.lowercased()
+        return apps.first { $0.key.lowercased() == lowered }?.value ?? AppRule()
+    }
+
+    /// Whether the file has a rule for this app (for the trace).
+    public func hasRule(forApp key: String) -> Bool {
+        let lowered = key.lowercased()
+        return apps.keys.contains { $0.lowercased() == lowered }
+    }
+
+    public func focus(named name: String) -> FocusProfile? {
+        focuses.first { $0.name == name } ?? focuses.first { $0.name.lowercased() == name.lowercased() }
+    }
+}

@@ -1,0 +1,95 @@
+import FocusBridgeConfig
+import FocusBridgeCore
+import XCTest
+
+/// A corpus of broken files: each one names the file, the line and column of the problem, and
+/// says what is wrong.
+final class ConfigCorpusTests: XCTestCase {
+    func testBrokenFiles() {
+        let corpus: [(String, String, String)] = [
+            ("syntax", "[general]\nmax-actions = = 3\n", "f.toml:2:"),
+            ("unknown general key", "[general]\nmax-action = 3\n", "f.toml:2:1: unknown key `max-action` in [general]; did you mean `max-actions`?"),
+            ("unknown table", "\n[genral]\n", "f.toml:2:1: unknown table `genral`; did you mean `general`?"),
+            ("wrong type", "[general]\ncoalesce-seconds = \"2m\"\n", "f.toml:2:1: `coalesce-seconds` must be a whole number"),
+            ("too many buttons", "[general]\nmax-actions = 6\n", "f.toml:2:1: `max-actions` must be from 0 to 4"),
+            ("bad enum", "[general]\nafter-focus = \"replai\"\n", "f.toml:2:1: `after-focus` must be one of \"digest\", \"replay\", \"none\", not \"replai\"; did you mean \"replay\"?"),
+            ("bad summary time", "[summary]\ntimes = [\"08:00\", \"25:00\"]\n", "f.toml:2:1: \"25:00\" is not a time of day"),
+            ("unknown app key", "[apps.\"org.mozilla.firefox\"]\ndelivry = \"summary\"\n", "f.toml:2:1: unknown key `delivry` in [apps.org.mozilla.firefox]; did you mean `delivery`?"),
+            ("bad app level", "[apps.firefox]\nlevel = \"urgent\"\n", "f.toml:2:1: `level` must be one of"),
+            ("bad app flag", "[apps.firefox]\ncritical = \"yes\"\n", "f.toml:2:1: `critical` must be true or false"),
+            ("apps and silence", "[focus.work]\napps = [\"Mail\"]\nsilence = [\"Games\"]\n", "f.toml:3:1: a Focus takes `apps`"),
+            ("unknown focus key", "[focus.work]\npeeple = [\"Mum\"]\n", "f.toml:2:1: unknown key `peeple` in [focus.work]; did you mean `people`?"),
+            ("unknown day", "[focus.sleep]\n[[focus.sleep.schedule]]\ndays = [\"mon\", \"funday\"]\nstart = \"22:30\"\nend = \"07:00\"\n",
+             "f.toml:3:1: unknown day \"funday\""),
+            ("bad time in the second entry", "[focus.w]\n[[focus.w.schedule]]\nstart = \"09:00\"\nend = \"12:00\"\n[[focus.w.schedule]]\nstart = \"13:00\"\nend = \"17:75\"\n",
+             "f.toml:7:1: \"17:75\" is not a time of day"),
+            ("missing start", "[focus.w]\n[[focus.w.schedule]]\nend = \"12:00\"\n", "f.toml:2:1: a schedule entry needs `start`"),
+            ("unknown schedule key", "[focus.w]\n[[focus.w.schedule]]\nstart = \"09:00\"\nend = \"10:00\"\nstop = \"11:00\"\n",
+             "f.toml:5:1: unknown key `stop`"),
+            ("downstream mode", "[downstream]\nmode = \"spwan\"\n", "f.toml:2:1: `mode` must be one of"),
+        ]
+        for (name, text, expected) in corpus {
+            XCTAssertThrowsError(try Configuration.parse(text, path: "f.toml"), name) { error in
+                XCTAssertTrue("\(error)".hasPrefix(expected), "\(name): got \(error), expected \(expected)…")
+            }
+        }
+    }
+
+    func testAFullFile() throws {
+        let text = """
+        [general]
+        previews = "when-unlocked"
+        max-actions = 3
+        destructive-labels = []
+        destructive-marker = "! "
+        coalesce-seconds = 30
+        after-focus = "replay"
+        history-days = 3
+
+        [summary]
+        times = ["18:00", "8:00"]
+
+        [apps."org.mozilla.firefox"]
+        delivery = "summary"
+        level = "passive"
+        previews = "never"
+
+        [apps.Pager]
+        critical = true
+        time-sensitive = false
+        communication = true
+
+        [focus.work]
+        apps = ["org.gnome.Evolution", "Slack"]
+        people = ["Mum", "Team Lead"]
+        time-sensitive = false
+        previews = "never"
+        [[focus.work.schedule]]
+        days = ["mon", "tue", "wed", "thu", "fri"]
+        start = "09:00"
+        end = "17:30"
+
+        [focus.sleep]
+        silence = ["Games"]
+        [[focus.sleep.schedule]]
+        start = "22:30"
+        end = "07:00"
+        """
+        let policy = try Configuration.parse(text, path: "f.toml").policy
+        XCTAssertEqual(policy.general.previews, .whenUnlocked)
+        XCTAssertEqual(policy.general.maxActions, 3)
+        XCTAssertEqual(policy.general.destructiveLabels, [])
+        XCTAssertEqual(policy.general.afterFocus, .replay)
+        XCTAssertEqual(policy.summaryTimes.map(\.description), ["08:00", "18:00"])
+        XCTAssertEqual(policy.rule(forApp: "ORG.MOZILLA.FIREFOX").delivery, .summary)
+        XCTAssertEqual(policy.rule(forApp: "pager").critical, true)
+        XCTAssertEqual(policy.rule(forApp: "pager").timeSensitive, false)
+        let work = try XCTUnwrap(policy.focus(named: "work"))
+        XCTAssertEqual(work.apps, .allowOnly(["org.gnome.Evolution", "Slack"]))
+        XCTAssertEqual(work.schedule.first?.days.count, 5)
+        let sleep = try XCTUnwrap(policy.focus(named: "sleep"))
+        XCTAssertEqual(sleep.apps, .silence(["Games"]))
+        XCTAssertTrue(sleep.schedule[0].crossesMidnight)
+        XCTAssertEqual(sleep.schedule[0].days.count, 7, "no days means every day")
+    }
+}
