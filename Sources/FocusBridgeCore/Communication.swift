@@ -5,6 +5,8 @@ public struct Communication: Equatable, Sendable {
 
     public var person: String
 
+    public init(person: String) { self.person = person }
+
     /// Category `im`, `im.*`, `call`, `call.*`, or an app with `communication = true`; the person
     /// is the hint `x-focus-sender`, else the summary.
     public static func detect(_ notification: NotificationRequest, rule: AppRule) -> Communication? {

@@ -33,7 +33,8 @@ struct FocusBridgeCommand: ParsableCommand {
     @Flag(help: "Take org.freedesktop.Notifications from an owner that allows replacement.")
     var replace = false
 
-    @Flag(name: .customLong("print-downstream"), help: "Print the downstream that would be used, and why, then exit.")
+    @Flag(name: .customLong("print-downstream"),
+          help: "Print the downstream that would be used and why, and whether org.freedesktop.Notifications is free, then exit.")
     var printDownstream = false
 
     @Argument(parsing: .postTerminator, help: ArgumentHelp("The daemon command for spawn mode.", valueName: "command"))
@@ -63,16 +64,8 @@ struct FocusBridgeCommand: ParsableCommand {
         override(&configuration.downstream)
 
         if printDownstream {
-            let session = try? BusConnection.session()
-            do {
-                let plan = try DownstreamPlan.resolve(configuration.downstream, environment: ProcessInfo.processInfo.environment,
-                                                      nameOwner: { session?.nameOwner($0) })
-                print("\(plan.mode): \(plan.targetDescription) (\(plan.reason))")
-                return
-            } catch {
-                FileHandle.standardError.write(Data("focus-bridge: \(error)\n".utf8))
-                throw ExitCode(1)
-            }
+            try printPlan(configuration)
+            return
         }
 
         LoggingSystem.bootstrap { label in
@@ -85,5 +78,42 @@ struct FocusBridgeCommand: ParsableCommand {
                                      replace: replace, downstreamOverride: override)
         let code = Service(options: options, logger: Logger(label: "focus-bridge")).run()
         if code != 0 { throw ExitCode(code) }
+    }
+
+    /// `--print-downstream`: the plan on standard output as `MODE: TARGET (REASON)`; when
+    /// org.freedesktop.Notifications already has an owner, one sentence about it on standard error.
+    /// Exits 1 when focus-bridge could not start as asked (no plan, or a name it would not get).
+    private func printPlan(_ configuration: Configuration) throws {
+        let environment = ProcessInfo.processInfo.environment
+        let session = try? BusConnection.session()
+        if session == nil {
+            FileHandle.standardError.write(Data(
+                "focus-bridge: no session bus answers (DBUS_SESSION_BUS_ADDRESS); GNOME Shell and running daemons cannot be seen\n".utf8))
+        }
+        let nameOwner: (String) -> String? = { session?.nameOwner($0) }
+        let processID: (String) -> UInt32? = { session?.processID(of: $0) }
+        let plan: DownstreamPlan
+        do {
+            plan = try DownstreamPlan.resolve(configuration.downstream, environment: environment,
+                                              nameOwner: nameOwner, processID: processID)
+        } catch {
+            FileHandle.standardError.write(Data("focus-bridge: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        print("\(plan.mode): \(plan.targetDescription) (\(plan.reason))")
+        guard let owner = NameOwner.lookup("org.freedesktop.Notifications", nameOwner: nameOwner,
+                                           processID: processID) else { return }
+        switch owner.kind {
+        case .gnomeShell where replace:
+            FileHandle.standardError.write(Data(
+                "focus-bridge: org.freedesktop.Notifications is owned by GNOME Shell's notification service \(owner.described); --replace takes it over, and GNOME Shell takes it back when focus-bridge exits.\n".utf8))
+        case .other where replace:
+            FileHandle.standardError.write(Data(
+                "focus-bridge: org.freedesktop.Notifications is owned by \(owner.described); --replace takes it over if it allows replacement.\n".utf8))
+        default:
+            FileHandle.standardError.write(Data(
+                "focus-bridge: \(DownstreamPlan.conflictSentence(owner: owner, replace: false))\n".utf8))
+            throw ExitCode(1)
+        }
     }
 }

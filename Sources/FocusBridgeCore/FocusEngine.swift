@@ -1,0 +1,128 @@
+import Foundation
+
+/// Which Focus is on, and until when: the schedules in local wall-clock time, overridden by a
+/// manual change until its end or the next boundary of the schedules.
+public struct FocusEngine: Sendable {
+    public let focuses: [FocusProfile]
+    public let clock: WallClock
+
+    public init(focuses: [FocusProfile], timeZone: TimeZone) {
+        self.focuses = focuses
+        clock = WallClock(timeZone: timeZone)
+    }
+
+    /// One scheduled stretch of a Focus.
+    public struct Interval: Equatable, Sendable {
+        public let focus: String
+        public let start: Date
+        public let end: Date
+    }
+
+    /// The scheduled intervals that touch the days from `from` to `to` (an interval that started
+    /// the evening before and crosses midnight included).
+    public func intervals(from: Date, to: Date) -> [Interval] {
+        var result: [Interval] = []
+        var day = clock.day(clock.day(of: from), plus: -1)
+        let last = clock.day(of: to)
+        for _ in 0..<400 {
+            let weekday = clock.weekday(of: day)
+            for focus in focuses {
+                for entry in focus.schedule where entry.days.contains(weekday) {
+                    let start = clock.instant(entry.start, on: day)
+                    let end = clock.instant(entry.end, on: entry.crossesMidnight ? clock.day(day, plus: 1) : day)
+                    if end > start { result.append(Interval(focus: focus.name, start: start, end: end)) }
+                }
+            }
+            if day == last { break }
+            day = clock.day(day, plus: 1)
+        }
+        return result
+    }
+
+    /// The Focus its schedule puts on at `now`: of several, the one that started last (then the
+    /// first in the file). `until` runs to the end of back-to-back intervals of the same Focus.
+    public func scheduled(at now: Date) -> ActiveFocus? {
+        let all = intervals(from: now, to: now.addingTimeInterval(8 * 86_400))
+        let current = all.enumerated().filter { $0.element.start <= now && now < $0.element.end }
+        guard let pick = current.max(by: { a, b in
+            a.element.start != b.element.start ? a.element.start < b.element.start : a.offset > b.offset
+        })?.element else { return nil }
+        var until = pick.end
+        var extended = true
+        while extended {
+            extended = false
+            for interval in all where interval.focus == pick.focus && interval.start <= until && interval.end > until {
+                until = interval.end
+                extended = true
+            }
+        }
+        return ActiveFocus(name: pick.focus, since: pick.start, until: until, source: .scheduled)
+    }
+
+    /// The first start or end of any schedule after `date`, within eight days.
+    public func nextScheduleBoundary(after date: Date) -> Date? {
+        intervals(from: date, to: date.addingTimeInterval(8 * 86_400))
+            .flatMap { [$0.start, $0.end] }
+            .filter { $0 > date }
+            .min()
+    }
+
+    /// The Focus on at `now`, a manual change winning while it lasts.
+    public func active(at now: Date, manual: ManualFocus?) -> ActiveFocus? {
+        if let manual, manual.isInEffect(at: now) {
+            switch manual.state {
+            case .off:
+                return nil
+            case .on(let name):
+                guard focuses.contains(where: { $0.name == name }) else { break }
+                return ActiveFocus(name: name, since: manual.since, until: manual.until, source: .manual)
+            }
+        }
+        return scheduled(at: now)
+    }
+
+    /// A manual change at `now`: it lasts for `duration`, until `until`, or else until the next
+    /// boundary of the schedules (for good when there are none).
+    public func manualChange(_ state: ManualFocus.State, at now: Date, duration: TimeInterval? = nil,
+                             until: Date? = nil) -> ManualFocus {
+        let end = until ?? duration.map { now.addingTimeInterval($0) } ?? nextScheduleBoundary(after: now)
+        return ManualFocus(state: state, since: now, until: end)
+    }
+
+    /// When the Focus state may next change by itself: a schedule boundary or the end of a manual change.
+    public func nextChange(after now: Date, manual: ManualFocus?) -> Date? {
+        let candidates = [nextScheduleBoundary(after: now), manual?.until].compactMap { $0 }.filter { $0 > now }
+        return candidates.min()
+    }
+}
+
+/// The Focus that is on.
+public struct ActiveFocus: Equatable, Sendable {
+    public enum Source: String, Sendable { case manual, scheduled }
+
+    public var name: String
+    public var since: Date
+    public var until: Date?
+    public var source: Source
+}
+
+/// A Focus turned on or off by hand (`focusctl focus on|off`), kept across restarts.
+public struct ManualFocus: Equatable, Codable, Sendable {
+    public enum State: Equatable, Codable, Sendable {
+        case on(String)
+        case off
+    }
+
+    public var state: State
+    public var since: Date
+    /// When the change stops winning over the schedules; nil: until changed again.
+    public var until: Date?
+
+    public init(state: State, since: Date, until: Date?) {
+        self.state = state
+        self.since = since
+        self.until = until
+    }
+
+    public func isInEffect(at now: Date) -> Bool { until.map { now < $0 } ?? true }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// A notification held back (for a Focus or the scheduled summary), as the store keeps it: the
+/// facts the bridge needs to list, order and replay it. The full original `Notify` arguments are
+/// kept beside it as bytes by the store, so a replay is faithful.
+public struct HeldNotification: Equatable, Sendable {
+    public enum Reason: Equatable, Sendable {
+        case focus(String)
+        case summary
+
+        public var outcome: DeliveryOutcome { if case .summary = self { .heldSummary } else { .heldFocus } }
+    }
+
+    public var id: UInt32
+    public var reason: Reason
+    public var app: String
+    public var summary: String
+    public var body: String
+    public var level: InterruptionLevel
+    /// `x-focus-relevance`, 0…1 (default 0).
+    public var relevance: Double
+    public var received: Date
+    /// The connection that sent it: its signals go there.
+    public var sender: String
+    /// The process that sent it (for `sender-pid` on replay), when known.
+    public var processID: UInt32?
+
+    public init(id: UInt32, reason: Reason, app: String, summary: String, body: String, level: InterruptionLevel,
+                relevance: Double, received: Date, sender: String, processID: UInt32?) {
+        self.id = id
+        self.reason = reason
+        self.app = app
+        self.summary = summary
+        self.body = body
+        self.level = level
+        self.relevance = relevance
+        self.received = received
+        self.sender = sender
+        self.processID = processID
+    }
+
+    /// The relevance hint of a notification, clamped to 0…1.
+    public static func relevance(of notification: NotificationRequest) -> Double {
+        guard case .double(let value) = notification.hints["x-focus-relevance"] else { return 0 }
+        return min(max(value, 0), 1)
+    }
+}

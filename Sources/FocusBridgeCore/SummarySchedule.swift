@@ -1,0 +1,34 @@
+import Foundation
+
+/// The times of the scheduled summary, as instants.
+public struct SummarySchedule: Sendable {
+    public let times: [TimeOfDay]
+    public let clock: WallClock
+
+    public init(times: [TimeOfDay], timeZone: TimeZone) {
+        self.times = times
+        clock = WallClock(timeZone: timeZone)
+    }
+
+    /// The summary instants in (`after`, `through`], oldest first.
+    public func instants(after: Date, through: Date) -> [Date] {
+        guard !times.isEmpty, through > after else { return [] }
+        var result: [Date] = []
+        var day = clock.day(of: after)
+        let last = clock.day(of: through)
+        for _ in 0..<(366 * 2) {
+            for time in times {
+                let instant = clock.instant(time, on: day)
+                if instant > after && instant <= through { result.append(instant) }
+            }
+            if day == last { break }
+            day = clock.day(day, plus: 1)
+        }
+        return result.sorted()
+    }
+
+    /// The first summary instant after `date`.
+    public func next(after date: Date) -> Date? {
+        instants(after: date, through: date.addingTimeInterval(2 * 86_400)).first
+    }
+}
