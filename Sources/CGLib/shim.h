@@ -1,3 +1,4 @@
 #include <gio/gio.h>
 #include <gio/gunixfdlist.h>
 #include <glib-unix.h>
+#include <sys/timerfd.h>

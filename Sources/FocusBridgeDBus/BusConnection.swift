@@ -41,6 +41,16 @@ public final class BusConnection {
         return try connect(address: String(cString: address))
     }
 
+    /// The system bus, when there is one.
+    public static func system() throws(DBusError) -> BusConnection {
+        var error: UnsafeMutablePointer<GError>?
+        guard let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SYSTEM, nil, &error) else {
+            throw DBusError(taking: error)
+        }
+        defer { g_free(address) }
+        return try connect(address: String(cString: address))
+    }
+
     public var uniqueName: String {
         g_dbus_connection_get_unique_name(pointer).map { String(cString: $0) } ?? ""
     }

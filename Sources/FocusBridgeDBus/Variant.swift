@@ -104,6 +104,7 @@ public final class Variant: @unchecked Sendable {
     public static func uint32(_ value: UInt32) -> Variant { Variant(owning: g_variant_new_uint32(value)) }
     public static func int32(_ value: Int32) -> Variant { Variant(owning: g_variant_new_int32(value)) }
     public static func int64(_ value: Int64) -> Variant { Variant(owning: g_variant_new_int64(gint64(value))) }
+    public static func double(_ value: Double) -> Variant { Variant(owning: g_variant_new_double(value)) }
     public static func byte(_ value: UInt8) -> Variant { Variant(owning: g_variant_new_byte(value)) }
     public static func bool(_ value: Bool) -> Variant { Variant(owning: g_variant_new_boolean(value ? 1 : 0)) }
     public static func boxed(_ value: Variant) -> Variant { Variant(owning: g_variant_new_variant(value.pointer)) }
@@ -139,6 +140,28 @@ public final class Variant: @unchecked Sendable {
                 Variant(owning: g_variant_new_dict_entry(key.pointer, boxed.pointer))
             }
         })
+    }
+
+    // MARK: Serialised form
+
+    /// The value in GVariant's serialised form (for storing it byte for byte).
+    public var bytes: [UInt8] {
+        let size = Int(g_variant_get_size(pointer))
+        guard size > 0, let data = g_variant_get_data(pointer) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: data, count: size))
+    }
+
+    /// A value of `type` from its serialised form; nil when the bytes are not a valid `type`.
+    public convenience init?(type: String, bytes: [UInt8]) {
+        guard g_variant_type_string_is_valid(type) != 0 else { return nil }
+        let variantType = g_variant_type_new(type)
+        defer { g_variant_type_free(variantType) }
+        let gbytes = bytes.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
+        defer { g_bytes_unref(gbytes) }
+        let loaded = Variant(owning: g_variant_new_from_bytes(variantType, gbytes, 0))
+        guard g_variant_is_normal_form(loaded.pointer) != 0 else { return nil }
+        self.init(borrowing: loaded.pointer)
+        withExtendedLifetime(loaded) {}
     }
 
     /// Parses GVariant text format (`g_variant_parse`), for tests and tools; nil on error.

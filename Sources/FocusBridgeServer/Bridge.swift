@@ -5,9 +5,11 @@ import Foundation
 import Logging
 
 /// The bridge: takes each `Notify` from an application, decides, records, answers at once, and
-/// forwards to the daemon in the background; translates the daemon's signals back to the
-/// application that owns the notification.
+/// forwards to the daemon in the background — or holds it durably for a Focus or the summary;
+/// translates the daemon's signals back to the application that owns the notification.
 final class Bridge {
+    static let ownAppName = "FocusBridge"
+
     let bus: BusConnection
     let downstream: Downstream
     private let store: Store
@@ -18,6 +20,8 @@ final class Bridge {
     private var table = NotificationTable()
     private var queue = ForwardQueue<ForwardWork>(maxInFlight: 8)
     private var recent = DuplicateTracker()
+    /// What is held now, and for a held item already sent out in a digest, that digest's ID.
+    private var held: [UInt32: (item: HeldNotification, digest: UInt32?)] = [:]
     private(set) var received = 0
     private(set) var delivered = 0
     /// The policy part of the configuration (replaced on reload).
@@ -26,6 +30,10 @@ final class Bridge {
     private(set) var silent: Bool
     /// Whether the screen is locked, for `previews = "when-unlocked"`.
     var screenLocked = false
+    /// The Focus that is on (kept up to date by the `FocusController`).
+    var activeFocus: ActiveFocus?
+    /// Called when something `focusctl status` shows has changed.
+    var stateChanged: () -> Void = {}
 
     init(bus: BusConnection, downstream: Downstream, store: Store, settings: PolicySettings,
          clock: Clock = SystemClock(), logger: Logger) throws {
@@ -38,6 +46,8 @@ final class Bridge {
         self.logger = logger
         senders = SenderDirectory(bus: bus)
         ids = IDAllocator(persistedHighWater: try store.idHighWater())
+        for entry in try store.heldNotifications() { held[entry.item.id] = entry }
+        if !held.isEmpty { logger.info("\(held.count) notification(s) still held from before") }
         downstream.events = self
     }
 
@@ -47,6 +57,19 @@ final class Bridge {
     var queuedCount: Int { queue.queued }
     var inFlightCount: Int { queue.inFlight }
 
+    /// Held notifications still waiting (not yet sent out in a digest), oldest first.
+    func waiting(_ kind: DeliveryOutcome) -> [HeldNotification] {
+        held.values.filter { $0.digest == nil && $0.item.reason.outcome == kind }.map(\.item)
+            .sorted { ($0.received, $0.id) < ($1.received, $1.id) }
+    }
+
+    /// The live state a decision depends on.
+    func policyContext() -> PolicyContext {
+        PolicyContext(settings: settings, now: clock.now, silent: silent, screenLocked: screenLocked,
+                      capabilities: capabilities, activeFocus: activeFocus.flatMap { settings.focus(named: $0.name) },
+                      recent: recent)
+    }
+
     // MARK: Calls from applications
 
     func notify(_ call: MethodCall) {
@@ -55,57 +78,200 @@ final class Bridge {
         }
     }
 
-    /// The live state a decision depends on.
-    func policyContext(activeFocus: FocusProfile? = nil) -> PolicyContext {
-        PolicyContext(settings: settings, now: clock.now, silent: silent, screenLocked: screenLocked,
-                      capabilities: capabilities, activeFocus: activeFocus, recent: recent)
-    }
-
     private func accept(_ call: MethodCall, process: ProcessIdentity?) {
         let notification = NotificationsInterface.decode(call.parameters)
         let app = AppIdentity.resolve(notification, process: process)
         senders.remember(appKey: app.key, for: call.sender)
-        let decision = Policy.decide(notification, app: app, context: policyContext())
-        let id = notificationID(for: notification, decision: decision, sender: call.sender)
-        do {
-            try store.record([HistoryEntry(id: id, app: app.key, summary: notification.summary, body: notification.body,
-                                           level: decision.level, decision: decision.outcome, received: clock.now)])
-        } catch {
-            logger.error("cannot record notification \(id) in history: \(error)")
+        var decision = Policy.decide(notification, app: app, context: policyContext())
+        let replacing = notification.replacesID
+        let replacesShown = table.owned(replacing, sender: call.sender, appKey: app.key) != nil
+        let replacesHeld = ownsHeld(replacing, sender: call.sender, appKeys: [app.key])
+        if replacesShown && (decision.outcome == .heldFocus || decision.outcome == .heldSummary) {
+            // An update of something already on screen stays on screen.
+            decision.outcome = .delivered
+            decision.trace.append("delivery: delivered after all (it replaces notification \(replacing), already shown)")
         }
+        let id: UInt32
+        if let original = decision.replaces, table[original] != nil {
+            id = original
+        } else if replacesShown || replacesHeld {
+            id = replacing
+        } else {
+            id = newID()
+        }
+        let history = HistoryEntry(id: id, app: app.key, summary: notification.summary, body: notification.body,
+                                   level: decision.level, decision: decision.outcome, received: clock.now)
         received += 1
-        call.reply(.tuple([.uint32(id)]))
         logger.debug("notification \(id): \(decision.trace.joined(separator: "; "))")
 
         switch decision.outcome {
-        case .dropped, .heldFocus, .heldSummary:
-            return
+        case .heldFocus, .heldSummary:
+            let reason: HeldNotification.Reason = decision.outcome == .heldSummary ? .summary : .focus(activeFocus?.name ?? "")
+            let item = HeldNotification(id: id, reason: reason, app: app.key, summary: notification.summary,
+                                        body: notification.body, level: decision.level,
+                                        relevance: HeldNotification.relevance(of: notification), received: clock.now,
+                                        sender: call.sender, processID: process?.processID)
+            do {
+                // Durable before the caller hears the ID.
+                try store.hold(item, payloadType: call.parameters.typeString, payload: call.parameters.bytes, history: history)
+            } catch {
+                logger.error("cannot hold notification \(id) (\(error)); delivering it instead")
+                record(history)
+                call.reply(.tuple([.uint32(id)]))
+                deliver(id, arguments: call.parameters, notification: notification, decision: decision,
+                        sender: call.sender, processID: process?.processID)
+                return
+            }
+            held[id] = (item, nil)
+            call.reply(.tuple([.uint32(id)]))
+            stateChanged()
+        case .dropped:
+            if replacesHeld { releaseHeld([id]) }
+            record(history)
+            call.reply(.tuple([.uint32(id)]))
         case .delivered, .coalesced:
-            break
+            if replacesHeld { releaseHeld([id]) }
+            record(history)
+            call.reply(.tuple([.uint32(id)]))
+            deliver(id, arguments: call.parameters, notification: notification, decision: decision,
+                    sender: call.sender, processID: process?.processID)
         }
-        table.track(id, appKey: app.key, sender: call.sender, actionKeys: decision.actions.originalKeys)
-        recent.delivered(id, appKey: app.key, summary: notification.summary, body: notification.body, at: clock.now)
-        let presentation = decision.presentation
-        let forwarded = ForwardedNotification(
-            id: id, appKey: app.key, level: decision.level,
-            appName: call.parameters.child(0), appIcon: call.parameters.child(2),
-            summary: presentation.summary.map(Variant.string) ?? call.parameters.child(3),
-            body: presentation.body.map(Variant.string) ?? call.parameters.child(4),
-            actions: .strings(decision.actions.flat),
-            hints: HintEditor.forwardedHints(call.parameters.child(6), presentation: presentation,
-                                             notification: notification, app: app, process: process),
-            expireTimeout: call.parameters.child(7))
-        queue.enqueue(id, .notify(forwarded), merge: ForwardWork.merge)
-        pump()
     }
 
-    /// The ID to answer: the earlier notification's for a duplicate, the replaced one's when the
-    /// client may replace it, else a new one.
-    private func notificationID(for notification: NotificationRequest, decision: Decision, sender: String) -> UInt32 {
-        if let original = decision.replaces, table[original] != nil { return original }
-        if table.owned(notification.replacesID, sender: sender, appKey: decision.app.key) != nil {
-            return notification.replacesID
+    func close(_ call: MethodCall, id: UInt32) {
+        senders.withIdentity(of: call.sender) { [self] process in
+            let processKey = AppIdentity.resolve(NotificationRequest(), process: process).key
+            let keys = [processKey] + senders.appKeys(of: call.sender)
+            // Someone else's ID is treated as unknown: success, no effect.
+            if ownsHeld(id, sender: call.sender, appKeys: keys), let item = held[id]?.item {
+                releaseHeld([id])
+                emit("NotificationClosed", to: item.sender, .tuple([.uint32(id), .uint32(3)]))
+                recordClosed([(id, 3, clock.now)])
+            } else if table.owned(id, sender: call.sender, appKeys: keys) != nil {
+                queue.enqueue(id, .close, merge: ForwardWork.merge)
+                pump()
+            }
+            call.reply()
         }
+    }
+
+    /// Turns silent mode on or off, durably.
+    func setSilent(_ on: Bool) throws {
+        try store.setSetting("silent", on ? "on" : "off")
+        silent = on
+        logger.info("silent mode \(on ? "on" : "off")")
+        stateChanged()
+    }
+
+    // MARK: Held notifications
+
+    private func ownsHeld(_ id: UInt32, sender: String, appKeys: [String]) -> Bool {
+        guard id != 0, let entry = held[id], entry.digest == nil else { return false }
+        let key = entry.item.app.lowercased()
+        return entry.item.sender == sender || appKeys.contains { $0.lowercased() == key }
+    }
+
+    /// Forgets held notifications (delivered, replaced, closed or dismissed).
+    private func releaseHeld(_ ids: [UInt32]) {
+        let present = ids.filter { held[$0] != nil }
+        guard !present.isEmpty else { return }
+        do { try store.removeHeld(present) } catch { logger.error("cannot update the held notifications: \(error)") }
+        for id in present { held[id] = nil }
+        stateChanged()
+    }
+
+    /// A Focus ended: what it held goes out as `after-focus` says.
+    func focusEnded(_ name: String) {
+        let items = held.values.filter { $0.digest == nil && $0.item.reason == .focus(name) }.map(\.item)
+        guard !items.isEmpty else { return }
+        switch settings.general.afterFocus {
+        case .digest:
+            logger.info("\(name) ended: \(items.count) held notification(s) in a digest")
+            send(Digest.afterFocus(name, items))
+        case .replay:
+            logger.info("\(name) ended: replaying \(items.count) held notification(s)")
+            replay(items.sorted { ($0.received, $0.id) < ($1.received, $1.id) }.map(\.id))
+        case .none:
+            logger.info("\(name) ended: \(items.count) held notification(s) kept in history only")
+            releaseHeld(items.map(\.id))
+        }
+    }
+
+    /// Items held for a Focus that is no longer on (it ended while the bridge was stopped).
+    func focusesEnded(besides active: String?) {
+        let names = Set(held.values.compactMap { entry -> String? in
+            guard entry.digest == nil, case .focus(let name) = entry.item.reason, name != active else { return nil }
+            return name
+        })
+        for name in names.sorted() { focusEnded(name) }
+    }
+
+    /// Delivers the scheduled summary now; returns how many notifications it holds.
+    @discardableResult
+    func deliverSummary() -> Int {
+        let items = waiting(.heldSummary)
+        send(Digest.summary(of: items))
+        return items.count
+    }
+
+    /// Sends a digest as the bridge's own notification, with Show All and Dismiss.
+    private func send(_ digest: Digest?) {
+        guard let digest else { return }
+        let id = newID()
+        do { try store.assignDigest(digest.items, digest: id) } catch {
+            logger.error("cannot record the digest: \(error)")
+        }
+        for item in digest.items { held[item]?.digest = id }
+        record(HistoryEntry(id: id, app: Self.ownAppName, summary: digest.title, body: digest.body, level: .active,
+                            decision: .delivered, received: clock.now))
+        let arguments = Variant.tuple([
+            .string(Self.ownAppName), .uint32(0), .string("preferences-system-notifications"), .string(digest.title),
+            .string(digest.body), .strings(digest.actions), .dictionary([]), .int32(-1),
+        ])
+        let notification = NotificationRequest(appName: Self.ownAppName, summary: digest.title, body: digest.body,
+                                               actions: digest.actions)
+        var context = policyContext()
+        context.activeFocus = nil
+        context.recent = DuplicateTracker()
+        let decision = Policy.decide(notification, app: AppIdentity(key: Self.ownAppName, source: .appName), context: context)
+        deliver(id, arguments: arguments, notification: notification, decision: decision, sender: bus.uniqueName,
+                processID: UInt32(getpid()))
+        stateChanged()
+    }
+
+    /// Sends held notifications as themselves, each to be answered to its own app.
+    func replay(_ ids: [UInt32]) {
+        var context = policyContext()
+        context.activeFocus = nil
+        for id in ids {
+            guard let item = held[id]?.item else { continue }
+            guard let payload = try? store.heldPayload(id), let arguments = Variant(type: payload.type, bytes: payload.bytes),
+                  arguments.typeString == "(susssasa{sv}i)" else {
+                logger.error("the stored notification \(id) cannot be read; dropped")
+                continue
+            }
+            let notification = NotificationsInterface.decode(arguments)
+            let decision = Policy.decide(notification, app: AppIdentity(key: item.app, source: .appName), context: context)
+            deliver(id, arguments: arguments, notification: notification, decision: decision, sender: item.sender,
+                    processID: item.processID)
+        }
+        releaseHeld(ids)
+    }
+
+    private func digestAction(_ digestID: UInt32, key: String) {
+        let items = held.values.filter { $0.digest == digestID }.map(\.item)
+        switch key {
+        case Digest.showAllKey:
+            replay(Digest.ordered(items).reversed().map(\.id))
+        default:
+            releaseHeld(items.map(\.id))
+        }
+        if let daemonID = table[digestID]?.daemonID { downstream.close(daemonID: daemonID, bridgeID: digestID) }
+    }
+
+    // MARK: Forwarding
+
+    private func newID() -> UInt32 {
         let allocation = ids.allocate()
         if let reserve = allocation.reserve {
             do { try store.setIDHighWater(reserve) } catch {
@@ -115,27 +281,31 @@ final class Bridge {
         return allocation.id
     }
 
-    /// Turns silent mode on or off, durably.
-    func setSilent(_ on: Bool) throws {
-        try store.setSetting("silent", on ? "on" : "off")
-        silent = on
-        logger.info("silent mode \(on ? "on" : "off")")
-    }
-
-    func close(_ call: MethodCall, id: UInt32) {
-        senders.withIdentity(of: call.sender) { [self] process in
-            let processKey = AppIdentity.resolve(NotificationRequest(), process: process).key
-            let keys = [processKey] + senders.appKeys(of: call.sender)
-            // Someone else's ID is treated as unknown: success, no effect.
-            if table.owned(id, sender: call.sender, appKeys: keys) != nil {
-                queue.enqueue(id, .close, merge: ForwardWork.merge)
-                pump()
-            }
-            call.reply()
+    private func record(_ entry: HistoryEntry) {
+        do { try store.record([entry]) } catch {
+            logger.error("cannot record notification \(entry.id) in history: \(error)")
         }
     }
 
-    // MARK: Forwarding
+    /// Queues a notification for the daemon with the decided actions and presentation.
+    private func deliver(_ id: UInt32, arguments: Variant, notification: NotificationRequest, decision: Decision,
+                         sender: String, processID: UInt32?) {
+        table.track(id, appKey: decision.app.key, sender: sender, actionKeys: decision.actions.originalKeys)
+        recent.delivered(id, appKey: decision.app.key, summary: notification.summary, body: notification.body, at: clock.now)
+        let presentation = decision.presentation
+        let process = processID.map { ProcessIdentity(processID: $0) }
+        let forwarded = ForwardedNotification(
+            id: id, appKey: decision.app.key, level: decision.level,
+            appName: arguments.child(0), appIcon: arguments.child(2),
+            summary: presentation.summary.map(Variant.string) ?? arguments.child(3),
+            body: presentation.body.map(Variant.string) ?? arguments.child(4),
+            actions: .strings(decision.actions.flat),
+            hints: HintEditor.forwardedHints(arguments.child(6), presentation: presentation, notification: notification,
+                                             app: decision.app, process: process),
+            expireTimeout: arguments.child(7))
+        queue.enqueue(id, .notify(forwarded), merge: ForwardWork.merge)
+        pump()
+    }
 
     /// Sends what may be sent now: in order, within the in-flight bound, only while the daemon is there.
     private func pump() {
@@ -178,7 +348,12 @@ final class Bridge {
     private func notificationClosed(_ id: UInt32, reason: UInt32) {
         recent.closed(id)
         guard let entry = table.remove(id) else { return }
-        emit("NotificationClosed", to: entry.sender, .tuple([.uint32(id), .uint32(reason)]))
+        if entry.sender == bus.uniqueName {
+            // One of the bridge's digests: what it still stood for is dismissed with it.
+            releaseHeld(held.values.filter { $0.digest == id }.map(\.item.id))
+        } else {
+            emit("NotificationClosed", to: entry.sender, .tuple([.uint32(id), .uint32(reason)]))
+        }
         recordClosed([(id, reason, clock.now)])
     }
 
@@ -187,16 +362,21 @@ final class Bridge {
     }
 
     private func emit(_ signal: String, to destination: String, _ arguments: Variant) {
+        guard destination != bus.uniqueName else { return }
         bus.emitSignal(destination: destination, path: NotificationsInterface.path,
                        interface: NotificationsInterface.name, name: signal, arguments)
     }
 }
 
 extension Bridge: DownstreamEvents {
-    func downstreamReady() { pump() }
+    func downstreamReady() {
+        pump()
+        stateChanged()
+    }
 
     func downstreamGone() {
         let shown = table.forgetDaemon()
+        stateChanged()
         guard !shown.isEmpty else { return }
         logger.warning("the daemon went away; \(shown.count) notification(s) it showed are reported closed")
         let now = clock.now
@@ -216,6 +396,7 @@ extension Bridge: DownstreamEvents {
             notificationClosed(id, reason: arguments.child(1).uint32 ?? 4)
         case "ActionInvoked":
             guard let key = arguments.child(1).string else { return }
+            if entry.sender == bus.uniqueName { return digestAction(id, key: key) }
             emit(signal.member, to: entry.sender, .tuple([.uint32(id), .string(entry.clientKey(for: key))]))
         case "ActivationToken", "NotificationReplied":
             guard arguments.child(1).isString else { return }

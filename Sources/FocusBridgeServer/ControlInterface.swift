@@ -6,53 +6,96 @@ import Foundation
 
 /// `org.focusbridge.Control1`, the interface `focusctl` talks to. Answers are JSON texts whose
 /// keys are documented in focusctl(1).
-enum ControlInterface {
+final class ControlInterface {
     static let busName = "org.focusbridge.FocusBridge"
     static let name = "org.focusbridge.Control1"
     static let path = "/org/focusbridge/FocusBridge"
     static let invalidConfig = "org.focusbridge.Error.InvalidConfig"
     static let invalidRequest = "org.focusbridge.Error.InvalidRequest"
 
-    static func export(on bus: BusConnection, bridge: Bridge, store: Store,
-                       reload: @escaping () -> ConfigError?) throws(DBusError) {
-        try bus.export(path: path, interfaceXML: EmbeddedFiles.controlXML, interface: name) { call in
+    private let bus: BusConnection
+    private let bridge: Bridge
+    private let store: Store
+    private let focus: FocusController
+    private let reload: () -> ConfigError?
+    private var lastAnnounced = ""
+    private var announcing = false
+
+    init(bus: BusConnection, bridge: Bridge, store: Store, focus: FocusController, reload: @escaping () -> ConfigError?) {
+        self.bus = bus
+        self.bridge = bridge
+        self.store = store
+        self.focus = focus
+        self.reload = reload
+    }
+
+    func export() throws(DBusError) {
+        try bus.export(path: Self.path, interfaceXML: EmbeddedFiles.controlXML, interface: Self.name) { [self] call in
             do {
-                switch call.methodName {
-                case "Status":
-                    call.reply(.tuple([.string(JSONText.encode(try status(bridge: bridge, store: store)))]))
-                case "History":
-                    let limit = Int(call.parameters.child(0).uint32 ?? 0)
-                    let app = call.parameters.child(1).string ?? ""
-                    let entries = try store.history(limit: limit == 0 ? 50 : limit, app: app)
-                    call.reply(.tuple([.string(JSONText.encode(entries.map(JSONText.object)))]))
-                case "Reload":
-                    if let error = reload() {
-                        call.fail(DBusError(name: invalidConfig, message: error.description))
-                    } else {
-                        call.reply()
-                    }
-                case "SetSilent":
-                    try bridge.setSilent(call.parameters.child(0).bool ?? false)
-                    call.reply()
-                case "Explain":
-                    call.reply(.tuple([.string(try explain(call.parameters.child(0).string ?? "", bridge: bridge))]))
-                default:
-                    call.fail(DBusError(name: "org.freedesktop.DBus.Error.UnknownMethod",
-                                        message: "no method \(call.methodName)"))
-                }
+                try handle(call)
             } catch let error as ExplainRequest.Invalid {
-                call.fail(DBusError(name: invalidRequest, message: error.description))
+                call.fail(DBusError(name: Self.invalidRequest, message: error.description))
+            } catch let error as FocusController.Refused {
+                call.fail(DBusError(name: Self.invalidRequest, message: error.description))
             } catch {
                 call.fail(DBusError(name: DBusError.failed, message: "\(error)"))
             }
         }
     }
 
-    static func status(bridge: Bridge, store: Store) throws -> [String: Any] {
-        let counts = try store.countsByDecision()
+    private func handle(_ call: MethodCall) throws {
+        let arguments = call.parameters
+        switch call.methodName {
+        case "Status":
+            call.reply(.tuple([.string(JSONText.encode(status()))]))
+        case "History":
+            let limit = Int(arguments.child(0).uint32 ?? 0)
+            let entries = try store.history(limit: limit == 0 ? 50 : limit, app: arguments.child(1).string ?? "")
+            call.reply(.tuple([.string(JSONText.encode(entries.map(JSONText.object)))]))
+        case "Reload":
+            if let error = reload() {
+                call.fail(DBusError(name: Self.invalidConfig, message: error.description))
+            } else {
+                focus.evaluate()
+                call.reply()
+            }
+        case "SetSilent":
+            try bridge.setSilent(arguments.child(0).bool ?? false)
+            call.reply()
+        case "Explain":
+            call.reply(.tuple([.string(try explain(arguments.child(0).string ?? ""))]))
+        case "FocusOn":
+            let seconds = arguments.child(1).double ?? 0
+            let until = arguments.child(2).string ?? ""
+            _ = try focus.turnOn(arguments.child(0).string ?? "", duration: seconds > 0 ? seconds : nil,
+                                 until: until.isEmpty ? nil : until)
+            call.reply(.tuple([.string(JSONText.encode(status()))]))
+        case "FocusOff":
+            focus.turnOff()
+            call.reply(.tuple([.string(JSONText.encode(status()))]))
+        case "FocusList":
+            call.reply(.tuple([.string(JSONText.encode(focusList()))]))
+        case "Summary":
+            call.reply(.tuple([.string(JSONText.encode(summary()))]))
+        case "DeliverSummary":
+            call.reply(.tuple([.uint32(UInt32(bridge.deliverSummary()))]))
+        default:
+            call.fail(DBusError(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no method \(call.methodName)"))
+        }
+    }
+
+    // MARK: Answers
+
+    func status() -> [String: Any] {
+        let active: Any = bridge.activeFocus.map { active -> [String: Any] in
+            ["name": active.name, "since": JSONText.timestamp(active.since),
+             "until": active.until.map(JSONText.timestamp) ?? NSNull(), "source": active.source.rawValue]
+        } ?? NSNull()
         return [
             "version": focusBridgeVersion,
             "silent": bridge.silent,
+            "focus": active,
+            "next-summary": focus.nextSummary.map(JSONText.timestamp) ?? NSNull(),
             "downstream": [
                 "mode": bridge.downstream.mode,
                 "target": bridge.downstream.target,
@@ -63,19 +106,73 @@ enum ControlInterface {
                 "delivered": bridge.delivered,
                 "queued": bridge.queuedCount,
                 "in-flight": bridge.inFlightCount,
-                "held-focus": counts[.heldFocus] ?? 0,
-                "held-summary": counts[.heldSummary] ?? 0,
+                "held-focus": bridge.waiting(.heldFocus).count,
+                "held-summary": bridge.waiting(.heldSummary).count,
             ],
         ]
     }
 
+    private func focusList() -> [[String: Any]] {
+        bridge.settings.focuses.map { profile in
+            var apps: [String: Any]
+            switch profile.apps {
+            case .allowOnly(let list): apps = ["apps": list]
+            case .silence(let list): apps = ["silence": list]
+            }
+            apps["name"] = profile.name
+            apps["active"] = bridge.activeFocus?.name == profile.name
+            apps["people"] = profile.people
+            apps["time-sensitive"] = profile.timeSensitive
+            apps["previews"] = profile.previews?.rawValue ?? NSNull()
+            apps["schedule"] = profile.schedule.map { entry in
+                ["days": entry.days.sorted().map(\.name), "start": entry.start.description, "end": entry.end.description]
+            }
+            return apps
+        }
+    }
+
+    private func summary() -> [String: Any] {
+        let items = Digest.ordered(bridge.waiting(.heldSummary))
+        return [
+            "next": focus.nextSummary.map(JSONText.timestamp) ?? NSNull(),
+            "count": items.count,
+            "digest": Digest.summary(of: items).map { ["title": $0.title, "body": $0.body] } ?? NSNull(),
+            "items": items.map { item in
+                ["id": Int(item.id), "app": item.app, "summary": item.summary, "body": item.body,
+                 "level": item.level.rawValue, "relevance": item.relevance, "received": JSONText.timestamp(item.received)]
+            },
+        ]
+    }
+
     /// Decides a described notification with the daemon's live state, without sending it.
-    static func explain(_ json: String, bridge: Bridge) throws -> String {
+    private func explain(_ json: String) throws -> String {
         let request: ExplainRequest
         do { request = try JSONDecoder().decode(ExplainRequest.self, from: Data(json.utf8)) } catch {
             throw ExplainRequest.Invalid(description: "the request is not valid JSON for Explain: \(error)")
         }
-        let decision = try Explanation.decide(request, context: bridge.policyContext(), timeZone: .current)
+        let decision = try Explanation.decide(request, context: bridge.policyContext(), timeZone: focus.timeZone)
         return JSONText.encode(JSONText.object(decision))
+    }
+
+    // MARK: Announcing changes
+
+    /// Broadcasts `StateChanged` with the status, once per main-loop pass and only when the part
+    /// a watcher shows (Focus, silent, held counts, downstream) changed.
+    func announce() {
+        guard !announcing else { return }
+        announcing = true
+        MainLoop.whenIdle { [weak self] in
+            guard let self else { return }
+            self.announcing = false
+            var state = self.status()
+            if var counts = state["counts"] as? [String: Any] {
+                for key in ["received", "delivered", "queued", "in-flight"] { counts[key] = nil }
+                state["counts"] = counts
+            }
+            let text = JSONText.encode(state)
+            guard text != self.lastAnnounced else { return }
+            self.lastAnnounced = text
+            self.bus.emitSignal(destination: nil, path: Self.path, interface: Self.name, name: "StateChanged", .tuple([.string(text)]))
+        }
     }
 }

@@ -100,6 +100,9 @@ public enum EmbeddedFiles {
 
     <!-- Status: a JSON object
            {"version": "0.1.0", "silent": true|false,
+            "focus": null | {"name": "...", "since": "<time>", "until": null | "<time>",
+                             "source": "manual|scheduled"},
+            "next-summary": null | "<time>",
             "downstream": {"mode": "log|spawn|name|address",
                            "target": "<bus name or command>",
                            "connected": true|false},
@@ -150,6 +153,53 @@ public enum EmbeddedFiles {
       <arg name="request" type="s" direction="in"/>
       <arg name="json" type="s" direction="out"/>
     </method>
+
+    <!-- FocusOn: turns a Focus on by hand, for seconds (0: no duration) or
+         until a time of day "HH:MM" ("" for none); without either it lasts
+         until the next boundary of the schedules. Answers the new status.
+         An unknown Focus gives org.focusbridge.Error.InvalidRequest. -->
+    <method name="FocusOn">
+      <arg name="name" type="s" direction="in"/>
+      <arg name="seconds" type="d" direction="in"/>
+      <arg name="until" type="s" direction="in"/>
+      <arg name="json" type="s" direction="out"/>
+    </method>
+
+    <!-- FocusOff: turns the Focus off by hand, until the next boundary of the
+         schedules. Answers the new status. -->
+    <method name="FocusOff">
+      <arg name="json" type="s" direction="out"/>
+    </method>
+
+    <!-- FocusList: a JSON array of the Focus profiles:
+           {"name", "active", "apps" | "silence", "people", "time-sensitive",
+            "previews", "schedule": [{"days": [...], "start", "end"}]} -->
+    <method name="FocusList">
+      <arg name="json" type="s" direction="out"/>
+    </method>
+
+    <!-- Summary: what the next scheduled summary holds:
+           {"next": null | "<time>", "count": N,
+            "digest": null | {"title", "body"},
+            "items": [{"id", "app", "summary", "body", "level", "relevance",
+                       "received"}, ...]}   (most relevant first) -->
+    <method name="Summary">
+      <arg name="json" type="s" direction="out"/>
+    </method>
+
+    <!-- DeliverSummary: delivers the summary now; answers how many
+         notifications it held (0: nothing was sent). -->
+    <method name="DeliverSummary">
+      <arg name="count" type="u" direction="out"/>
+    </method>
+
+    <!-- StateChanged: broadcast when the Focus, silent mode, the held counts,
+         the next summary or the downstream connection changes; status is
+         the JSON of Status without the running counters (received,
+         delivered, queued, in-flight). -->
+    <signal name="StateChanged">
+      <arg name="status" type="s"/>
+    </signal>
 
   </interface>
 </node>

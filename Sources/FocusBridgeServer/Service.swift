@@ -41,6 +41,8 @@ public final class Service {
     private var daemon: SpawnedDaemon?
     private var session: BusConnection?
     private var bridge: Bridge?
+    private var focus: FocusController?
+    private var control: ControlInterface?
     private var configMonitor: FileMonitor?
     private var reloadTimer: UInt32 = 0
     private var exitCode: Int32 = 0
@@ -89,8 +91,15 @@ public final class Service {
         let bridge = try Bridge(bus: session, downstream: downstream, store: store,
                                 settings: options.configuration.policy, logger: logger)
         self.bridge = bridge
+        let focus = FocusController(bridge: bridge, store: store, logger: logger)
+        self.focus = focus
+        let control = ControlInterface(bus: session, bridge: bridge, store: store, focus: focus,
+                                       reload: { [weak self] in self?.reload() })
+        bridge.stateChanged = { [weak control] in control?.announce() }
+        focus.changed = { [weak control] in control?.announce() }
         try NotificationsInterface.export(on: session, to: bridge)
-        try ControlInterface.export(on: session, bridge: bridge, store: store, reload: { [weak self] in self?.reload() })
+        try control.export()
+        self.control = control
         downstream.passthrough?.install(on: session)
 
         try own(NotificationsInterface.busName, on: session, replace: options.replace)
@@ -116,6 +125,8 @@ public final class Service {
         ScreenLock.follow(on: session) { [weak bridge] locked in bridge?.screenLocked = locked }
         downstream.start()
         daemon?.start()
+        focus.start()
+        SleepWatch.follow { [weak focus] in focus?.evaluate() }
         logger.info("serving org.freedesktop.Notifications as \(session.uniqueName)")
     }
 
@@ -127,6 +138,7 @@ public final class Service {
             var configuration = try Configuration.load(path: options.configPath)
             options.downstreamOverride(&configuration.downstream)
             bridge?.settings = configuration.policy
+            focus?.evaluate()
             if configuration.downstream != options.configuration.downstream {
                 logger.warning("the [downstream] table changed; that takes effect when focus-bridge restarts")
             }

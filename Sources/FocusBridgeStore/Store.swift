@@ -52,6 +52,24 @@ public final class Store {
             try db.create(index: "history_id", on: "history", columns: ["id"])
             try db.create(index: "history_app", on: "history", columns: ["app"])
         }
+        migrator.registerMigration("v2-held") { db in
+            try db.create(table: "held") { t in
+                t.primaryKey("id", .integer)
+                t.column("kind", .text).notNull()          // focus | summary
+                t.column("focus", .text)                   // the Focus that held it
+                t.column("app", .text).notNull()
+                t.column("summary", .text).notNull()
+                t.column("body", .text).notNull()
+                t.column("level", .text).notNull()
+                t.column("relevance", .double).notNull()
+                t.column("received", .double).notNull()
+                t.column("sender", .text).notNull()
+                t.column("pid", .integer)
+                t.column("digest", .integer)               // the digest it was delivered in
+                t.column("payload_type", .text).notNull()  // the original Notify arguments,
+                t.column("payload", .blob).notNull()       // serialised GVariant, byte for byte
+            }
+        }
         return migrator
     }
 
@@ -77,18 +95,20 @@ public final class Store {
     /// Records notifications received, in one transaction.
     public func record(_ entries: [HistoryEntry]) throws {
         guard !entries.isEmpty else { return }
-        try database.write { db in
-            let statement = try db.cachedStatement(sql: """
-                INSERT INTO history (id, app, summary, body, level, decision, received, closed, close_reason)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-            for entry in entries {
-                try statement.execute(arguments: [
-                    Int64(entry.id), entry.app, entry.summary, entry.body, entry.level.rawValue,
-                    entry.decision.rawValue, entry.received.timeIntervalSince1970,
-                    entry.closed?.timeIntervalSince1970, entry.closeReason.map { Int64($0) },
-                ])
-            }
+        try database.write { db in try Self.insertHistory(entries, db) }
+    }
+
+    private static func insertHistory(_ entries: [HistoryEntry], _ db: Database) throws {
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO history (id, app, summary, body, level, decision, received, closed, close_reason)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for entry in entries {
+            try statement.execute(arguments: [
+                Int64(entry.id), entry.app, entry.summary, entry.body, entry.level.rawValue,
+                entry.decision.rawValue, entry.received.timeIntervalSince1970,
+                entry.closed?.timeIntervalSince1970, entry.closeReason.map { Int64($0) },
+            ])
         }
     }
 
@@ -137,6 +157,72 @@ public final class Store {
                 if let outcome = DeliveryOutcome(rawValue: row["decision"]) { counts[outcome] = row["n"] }
             }
             return counts
+        }
+    }
+
+    // MARK: Held notifications
+
+    /// Holds a notification and records it in history, in one transaction: once this returns,
+    /// the notification survives a crash.
+    public func hold(_ item: HeldNotification, payloadType: String, payload: [UInt8], history: HistoryEntry) throws {
+        try database.write { db in
+            let (kind, focus): (String, String?) = switch item.reason {
+            case .summary: ("summary", nil)
+            case .focus(let name): ("focus", name)
+            }
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO held (id, kind, focus, app, summary, body, level, relevance, received, sender, pid,
+                                             digest, payload_type, payload)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)
+                """, arguments: [Int64(item.id), kind, focus, item.app, item.summary, item.body, item.level.rawValue,
+                                 item.relevance, item.received.timeIntervalSince1970, item.sender,
+                                 item.processID.map { Int64($0) }, payloadType, Data(payload)])
+            try Self.insertHistory([history], db)
+        }
+    }
+
+    /// Every held notification with the digest it went out in (nil: still waiting), oldest first.
+    public func heldNotifications() throws -> [(item: HeldNotification, digest: UInt32?)] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, kind, focus, app, summary, body, level, relevance, received, sender, pid, digest
+                FROM held ORDER BY received, id
+                """).map { row in
+                let kind: String = row["kind"]
+                let reason: HeldNotification.Reason = kind == "summary" ? .summary : .focus(row["focus"] ?? "")
+                let item = HeldNotification(
+                    id: UInt32(row["id"] as Int64), reason: reason, app: row["app"], summary: row["summary"],
+                    body: row["body"], level: InterruptionLevel(rawValue: row["level"]) ?? .active,
+                    relevance: row["relevance"], received: Date(timeIntervalSince1970: row["received"]),
+                    sender: row["sender"], processID: (row["pid"] as Int64?).map { UInt32($0) })
+                return (item, (row["digest"] as Int64?).map { UInt32($0) })
+            }
+        }
+    }
+
+    /// The original `Notify` arguments of a held notification.
+    public func heldPayload(_ id: UInt32) throws -> (type: String, bytes: [UInt8])? {
+        try database.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT payload_type, payload FROM held WHERE id = ?",
+                                             arguments: [Int64(id)]) else { return nil }
+            return (row["payload_type"], [UInt8](row["payload"] as Data))
+        }
+    }
+
+    public func removeHeld(_ ids: [UInt32]) throws {
+        guard !ids.isEmpty else { return }
+        try database.write { db in
+            for id in ids { try db.execute(sql: "DELETE FROM held WHERE id = ?", arguments: [Int64(id)]) }
+        }
+    }
+
+    /// Notes that these held notifications went out in digest `digest` (they wait for its
+    /// Show All or Dismiss).
+    public func assignDigest(_ ids: [UInt32], digest: UInt32) throws {
+        try database.write { db in
+            for id in ids {
+                try db.execute(sql: "UPDATE held SET digest = ? WHERE id = ?", arguments: [Int64(digest), Int64(id)])
+            }
         }
     }
 

@@ -7,7 +7,7 @@ import Foundation
 struct ControlClient {
     static let notRunning = "focusctl: focus-bridge is not running on this session bus (start it with 'focus-bridge' or 'make run')."
 
-    private let bus: BusConnection
+    let bus: BusConnection
 
     init() {
         do { bus = try BusConnection.session() } catch {
@@ -35,6 +35,15 @@ struct ControlClient {
     func json(_ method: String, _ arguments: Variant? = nil) throws -> Any {
         let text = call(method, arguments, replyType: "(s)").child(0).string ?? "null"
         return try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+    }
+
+    /// The status, asynchronously (nil when the daemon does not answer), for `watch`.
+    func statusAsync(_ completion: @escaping ([String: Any]?) -> Void) {
+        bus.call("org.focusbridge.FocusBridge", "/org/focusbridge/FocusBridge", "org.focusbridge.Control1", "Status",
+                 replyType: "(s)", timeoutMilliseconds: 10_000) { result in
+            guard case .success(let reply) = result, let text = reply.child(0).string else { return completion(nil) }
+            completion((try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any])
+        }
     }
 
     static func fail(_ message: String, code: Int32) -> Never {

@@ -8,6 +8,6 @@ struct Focusctl: ParsableCommand {
         commandName: "focusctl",
         abstract: "Control and inspect FocusBridge.",
         version: focusBridgeVersion,
-        subcommands: [StatusCommand.self, HistoryCommand.self, ExplainCommand.self, CheckConfigCommand.self,
-                      ReloadCommand.self, SilentCommand.self])
+        subcommands: [StatusCommand.self, FocusCommand.self, SilentCommand.self, SummaryCommand.self, HistoryCommand.self,
+                      ExplainCommand.self, CheckConfigCommand.self, ReloadCommand.self, WatchCommand.self])
 }

@@ -18,7 +18,10 @@ struct StatusCommand: ParsableCommand {
         let counts = status["counts"] as? [String: Any] ?? [:]
         func count(_ key: String) -> String { "\(counts[key] as? Int ?? 0)" }
         let connected = (downstream["connected"] as? Bool) == true ? "connected" : "not connected"
+        let next = (status["next-summary"] as? String).flatMap(JSONText.parseTimestamp).map(Clock.local) ?? "none scheduled"
         print(Table.render([
+            ["Focus", FocusCommand.describe(status["focus"])],
+            ["Next summary", next],
             ["Downstream", "\(downstream["mode"] as? String ?? "?") — \(downstream["target"] as? String ?? "?") (\(connected))"],
             ["Silent", (status["silent"] as? Bool) == true ? "on" : "off"],
             ["Received", count("received")],

@@ -1,0 +1,123 @@
+import FocusBridgeCore
+import FocusBridgeDBus
+import FocusBridgeStore
+import Foundation
+import Logging
+
+/// Keeps the Focus state and the scheduled summary on time: evaluates the schedules and the
+/// manual change, arms one wall-clock timer for the next boundary (no polling), tells the bridge
+/// when a Focus ends, and delivers summaries — also those missed while asleep or stopped.
+final class FocusController {
+    private let bridge: Bridge
+    private let store: Store
+    private let logger: Logger
+    private let clock: Clock
+    let timeZone: TimeZone
+    private(set) var manual: ManualFocus?
+    private var timer: WallClockTimer?
+    private var started = false
+    /// Called after every change of the Focus.
+    var changed: () -> Void = {}
+
+    struct Refused: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    init(bridge: Bridge, store: Store, clock: Clock = SystemClock(), timeZone: TimeZone = .current, logger: Logger) {
+        self.bridge = bridge
+        self.store = store
+        self.clock = clock
+        self.timeZone = timeZone
+        self.logger = logger
+        if let text = try? store.setting("manual-focus"), let data = text.data(using: .utf8) {
+            manual = try? JSONDecoder().decode(ManualFocus.self, from: data)
+        }
+    }
+
+    private var engine: FocusEngine { FocusEngine(focuses: bridge.settings.focuses, timeZone: timeZone) }
+    private var summary: SummarySchedule { SummarySchedule(times: bridge.settings.summaryTimes, timeZone: timeZone) }
+
+    var active: ActiveFocus? { bridge.activeFocus }
+    var nextSummary: Date? { summary.next(after: clock.now) }
+
+    func start() {
+        timer = WallClockTimer { [weak self] in self?.evaluate() }
+        evaluate()
+        started = true
+    }
+
+    /// Brings everything up to the present: the Focus, due summaries, the next timer.
+    func evaluate() {
+        let now = clock.now
+        if let manual, !manual.isInEffect(at: now) { setManual(nil) }
+        let previous = bridge.activeFocus
+        let current = engine.active(at: now, manual: manual)
+        bridge.activeFocus = current
+        if previous?.name != current?.name {
+            if let current {
+                let until = current.until.map { " until \(JSONText.timestamp($0))" } ?? ""
+                logger.info("Focus \(current.name) on (\(current.source.rawValue))\(until)")
+            } else if let previous {
+                logger.info("Focus \(previous.name) off")
+            }
+            if let previous { bridge.focusEnded(previous.name) }
+        }
+        if !started { bridge.focusesEnded(besides: current?.name) }
+        if previous != current { changed() }
+        catchUpSummaries(now: now)
+        let next = [engine.nextChange(after: now, manual: manual), summary.next(after: now)].compactMap { $0 }.min()
+        timer?.schedule(at: next)
+    }
+
+    /// Delivers one summary if any summary time passed since the last look (while running,
+    /// asleep or stopped).
+    private func catchUpSummaries(now: Date) {
+        let last = (try? store.setting("summary-checked")).flatMap(Double.init).map { Date(timeIntervalSince1970: $0) }
+        defer { try? store.setSetting("summary-checked", String(now.timeIntervalSince1970)) }
+        guard let last else { return }
+        let due = summary.instants(after: last, through: now)
+        guard !due.isEmpty else { return }
+        let count = bridge.deliverSummary()
+        logger.info("scheduled summary (\(due.count) time(s) due): \(count) notification(s)")
+    }
+
+    // MARK: Manual control
+
+    /// `focusctl focus on NAME [--for D] [--until T]`.
+    func turnOn(_ name: String, duration: TimeInterval?, until: String?) throws -> ActiveFocus {
+        guard let focus = bridge.settings.focus(named: name) else {
+            let known = bridge.settings.focuses.map(\.name)
+            let list = known.isEmpty ? "; the configuration defines none." : " (known: \(known.joined(separator: ", ")))."
+            throw Refused(description: "there is no Focus named \"\(name)\"" + list)
+        }
+        var end: Date?
+        if let until {
+            guard let date = DurationText.nextTime(until, after: clock.now, timeZone: timeZone) else {
+                throw Refused(description: "--until takes a time of day as HH:MM, not \"\(until)\".")
+            }
+            end = date
+        }
+        setManual(engine.manualChange(.on(focus.name), at: clock.now, duration: duration, until: end))
+        evaluate()
+        return bridge.activeFocus!
+    }
+
+    /// `focusctl focus off`.
+    func turnOff() {
+        setManual(engine.manualChange(.off, at: clock.now))
+        evaluate()
+    }
+
+    private func setManual(_ change: ManualFocus?) {
+        manual = change
+        do {
+            if let change {
+                try store.setSetting("manual-focus", String(decoding: try JSONEncoder().encode(change), as: UTF8.self))
+            } else {
+                try store.setSetting("manual-focus", "null")
+            }
+        } catch {
+            logger.error("cannot record the manual Focus: \(error)")
+        }
+    }
+}

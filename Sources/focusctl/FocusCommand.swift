@@ -1,0 +1,101 @@
+import ArgumentParser
+import FocusBridgeCore
+import FocusBridgeDBus
+import Foundation
+
+/// `focusctl focus on|off|list`.
+struct FocusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "focus", abstract: "Turn a Focus on or off, or list them.",
+        subcommands: [On.self, Off.self, List.self])
+
+    struct On: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "on",
+            abstract: "Turn a Focus on (until the next boundary of the schedules, unless --for or --until).")
+
+        @Argument(help: "The Focus, as named in the configuration.")
+        var name: String
+
+        @Option(name: .customLong("for"), help: ArgumentHelp("For this long: 90m, 1h30m, 2h.", valueName: "duration"))
+        var duration: String?
+
+        @Option(help: ArgumentHelp("Until this time of day (HH:MM).", valueName: "time"))
+        var until: String?
+
+        func validate() throws {
+            if duration != nil && until != nil { throw ValidationError("Give --for or --until, not both.") }
+            if let duration, DurationText.seconds(duration) == nil {
+                throw ValidationError("--for takes a duration such as 90m, 1h30m or 2h, not \"\(duration)\".")
+            }
+            if let until, TimeOfDay(until) == nil {
+                throw ValidationError("--until takes a time of day as HH:MM, not \"\(until)\".")
+            }
+        }
+
+        func run() throws {
+            let seconds = duration.flatMap(DurationText.seconds) ?? 0
+            let status = try ControlClient().json("FocusOn", .tuple([.string(name), .double(seconds), .string(until ?? "")]))
+            print(FocusCommand.describe((status as? [String: Any])?["focus"]))
+        }
+    }
+
+    struct Off: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "off",
+                                                        abstract: "Turn the Focus off (until the next boundary of the schedules).")
+
+        func run() throws {
+            let status = try ControlClient().json("FocusOff")
+            print(FocusCommand.describe((status as? [String: Any])?["focus"]))
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the Focus profiles.")
+
+        @Flag(help: "Print a JSON array.")
+        var json = false
+
+        func run() throws {
+            let focuses = try ControlClient().json("FocusList") as? [[String: Any]] ?? []
+            if json {
+                print(JSONText.encode(focuses))
+                return
+            }
+            guard !focuses.isEmpty else {
+                print("No Focus is configured ([focus.NAME] tables in the configuration file).")
+                return
+            }
+            let rows = focuses.map { focus -> [String] in
+                let schedule = (focus["schedule"] as? [[String: Any]] ?? []).map { entry in
+                    "\((entry["days"] as? [String] ?? []).joined(separator: ",")) \(entry["start"] ?? "")–\(entry["end"] ?? "")"
+                }.joined(separator: "; ")
+                let allowed = (focus["apps"] as? [String]).map { "allows " + ($0.isEmpty ? "no app" : $0.joined(separator: ", ")) }
+                    ?? (focus["silence"] as? [String]).map { "silences " + $0.joined(separator: ", ") } ?? ""
+                return [(focus["active"] as? Bool) == true ? "*" : " ", focus["name"] as? String ?? "", allowed,
+                        schedule.isEmpty ? "by hand" : schedule]
+            }
+            print(Table.render(rows))
+        }
+    }
+
+    /// "Work is on until 17:30 (manual)." / "No Focus is on."
+    static func describe(_ focus: Any?) -> String {
+        guard let focus = focus as? [String: Any], let name = focus["name"] as? String else { return "No Focus is on." }
+        var text = "\(name) is on"
+        if let until = (focus["until"] as? String).flatMap(JSONText.parseTimestamp) {
+            text += " until \(Clock.local(until))"
+        }
+        if let source = focus["source"] as? String { text += " (\(source))" }
+        return text + "."
+    }
+}
+
+/// Local times for people.
+enum Clock {
+    static func local(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = Calendar.current.isDateInToday(date) ? "HH:mm" : "EEE HH:mm"
+        return formatter.string(from: date)
+    }
+}
