@@ -4,7 +4,8 @@ public enum Schema {
     public static let tables = ["downstream", "general", "summary", "apps", "focus"]
     public static let downstreamKeys = ["mode", "command", "name", "address", "passthrough-names"]
     public static let generalKeys = ["previews", "max-actions", "destructive-labels", "destructive-marker",
-                                     "coalesce-seconds", "after-focus", "history-days"]
+                                     "coalesce-seconds", "after-focus", "history-days", "rate-limit",
+                                     "rate-limit-seconds"]
     public static let summaryKeys = ["times"]
     public static let appKeys = ["delivery", "level", "time-sensitive", "critical", "communication", "previews"]
     public static let focusKeys = ["apps", "silence", "people", "time-sensitive", "previews", "schedule"]

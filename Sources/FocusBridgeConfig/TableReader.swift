@@ -80,6 +80,14 @@ struct TableReader {
             guard days >= 1 else { throw error(at, "history-days", "`history-days` must be at least 1") }
             settings.historyDays = days
         }
+        if let limit = try integer(table, at, "rate-limit") {
+            guard limit >= 0 else { throw error(at, "rate-limit", "`rate-limit` must not be negative (0 turns it off)") }
+            settings.rateLimit = limit
+        }
+        if let seconds = try integer(table, at, "rate-limit-seconds") {
+            guard seconds >= 1 else { throw error(at, "rate-limit-seconds", "`rate-limit-seconds` must be at least 1") }
+            settings.rateLimitSeconds = seconds
+        }
         return settings
     }
 

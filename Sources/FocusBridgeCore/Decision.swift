@@ -25,10 +25,12 @@ public struct PolicyContext: Sendable {
     public var capabilities: [String]
     public var activeFocus: FocusProfile?
     public var recent: DuplicateTracker
+    public var flood: FloodGate
 
     public init(settings: PolicySettings = PolicySettings(), now: Date = Date(), silent: Bool = false,
                 screenLocked: Bool = false, capabilities: [String] = ["actions", "body"],
-                activeFocus: FocusProfile? = nil, recent: DuplicateTracker = DuplicateTracker()) {
+                activeFocus: FocusProfile? = nil, recent: DuplicateTracker = DuplicateTracker(),
+                flood: FloodGate = FloodGate(limit: 0)) {
         self.settings = settings
         self.now = now
         self.silent = silent
@@ -36,6 +38,7 @@ public struct PolicyContext: Sendable {
         self.capabilities = capabilities
         self.activeFocus = activeFocus
         self.recent = recent
+        self.flood = flood
     }
 }
 
@@ -108,6 +111,12 @@ public enum Policy {
                 trace.append("delivery: held-focus (\(focus.name) is on and nothing lets it through)")
                 return .heldFocus
             }
+        }
+        let isUpdate = notification.replacesID != 0
+        if level != .critical, !isUpdate, context.flood.isFlooding(app.key, at: context.now) {
+            trace.append("delivery: collapsed (\(app.key) sent more than \(context.flood.limit) in \(Int(context.flood.window)) s; "
+                         + "counted in its \"more from\" notification)")
+            return .collapsed
         }
         trace.append("delivery: delivered")
         return .delivered

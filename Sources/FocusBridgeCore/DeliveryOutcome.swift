@@ -4,5 +4,7 @@ public enum DeliveryOutcome: String, CaseIterable, Codable, Sendable {
     case heldFocus = "held-focus"
     case heldSummary = "held-summary"
     case coalesced
+    /// Over the app's rate limit: counted in its "N more from App" notification instead.
+    case collapsed
     case dropped
 }

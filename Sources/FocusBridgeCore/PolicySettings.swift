@@ -33,6 +33,9 @@ public struct GeneralSettings: Equatable, Sendable {
     public var coalesceSeconds = 120
     public var afterFocus: AfterFocus = .digest
     public var historyDays = 7
+    /// At most this many notifications per app in `rateLimitSeconds` (0: no limit).
+    public var rateLimit = 20
+    public var rateLimitSeconds = 10
 
     public init() {}
 }

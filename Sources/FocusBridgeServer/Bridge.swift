@@ -24,8 +24,18 @@ final class Bridge {
     private var held: [UInt32: (item: HeldNotification, digest: UInt32?)] = [:]
     private(set) var received = 0
     private(set) var delivered = 0
+    /// Per-app rate limits, and the "N more from App" notification of each app over its limit.
+    private var flood: FloodGate
+    private var collapses: [String: (id: UInt32, count: Int)] = [:]
     /// The policy part of the configuration (replaced on reload).
-    var settings: PolicySettings
+    var settings: PolicySettings {
+        didSet {
+            let general = settings.general
+            if general.rateLimit != flood.limit || TimeInterval(general.rateLimitSeconds) != flood.window {
+                flood = FloodGate(limit: general.rateLimit, window: TimeInterval(general.rateLimitSeconds))
+            }
+        }
+    }
     /// Silent mode (the Ring/Silent switch), kept in the store across restarts.
     private(set) var silent: Bool
     /// Whether the screen is locked, for `previews = "when-unlocked"`.
@@ -39,6 +49,7 @@ final class Bridge {
          clock: Clock = SystemClock(), logger: Logger) throws {
         self.bus = bus
         self.settings = settings
+        flood = FloodGate(limit: settings.general.rateLimit, window: TimeInterval(settings.general.rateLimitSeconds))
         silent = try store.setting("silent") == "on"
         self.downstream = downstream
         self.store = store
@@ -46,7 +57,10 @@ final class Bridge {
         self.logger = logger
         senders = SenderDirectory(bus: bus)
         ids = IDAllocator(persistedHighWater: try store.idHighWater())
-        for entry in try store.heldNotifications() { held[entry.item.id] = entry }
+        // A digest sent before a restart is out of reach now: what it stood for waits again.
+        let entries = try store.heldNotifications()
+        try store.assignDigest(entries.filter { $0.digest != nil }.map(\.item.id), digest: nil)
+        for entry in entries { held[entry.item.id] = (entry.item, nil) }
         if !held.isEmpty { logger.info("\(held.count) notification(s) still held from before") }
         downstream.events = self
     }
@@ -67,7 +81,7 @@ final class Bridge {
     func policyContext() -> PolicyContext {
         PolicyContext(settings: settings, now: clock.now, silent: silent, screenLocked: screenLocked,
                       capabilities: capabilities, activeFocus: activeFocus.flatMap { settings.focus(named: $0.name) },
-                      recent: recent)
+                      recent: recent, flood: flood)
     }
 
     // MARK: Calls from applications
@@ -129,6 +143,10 @@ final class Bridge {
             if replacesHeld { releaseHeld([id]) }
             record(history)
             call.reply(.tuple([.uint32(id)]))
+        case .collapsed:
+            record(history)
+            call.reply(.tuple([.uint32(id)]))
+            collapse(app: app, arguments: call.parameters, latest: notification.summary)
         case .delivered, .coalesced:
             if replacesHeld { releaseHeld([id]) }
             record(history)
@@ -269,6 +287,26 @@ final class Bridge {
         if let daemonID = table[digestID]?.daemonID { downstream.close(daemonID: daemonID, bridgeID: digestID) }
     }
 
+    /// Counts a notification over its app's rate limit in the app's "N more from App"
+    /// notification, which replaces itself as the count grows.
+    private func collapse(app: AppIdentity, arguments: Variant, latest: String) {
+        let key = app.key.lowercased()
+        var entry = collapses[key] ?? (id: newID(), count: 0)
+        entry.count += 1
+        collapses[key] = entry
+        let title = "\(entry.count) more from \(app.key)"
+        let request = NotificationRequest(appName: app.key, summary: title, body: latest,
+                                          hints: [LevelResolver.levelHint: .string("passive")])
+        let collapsed = Variant.tuple([arguments.child(0), .uint32(0), arguments.child(2), .string(title), .string(latest),
+                                       .strings([]), .dictionary([]), .int32(-1)])
+        var context = policyContext()
+        context.activeFocus = nil
+        context.recent = DuplicateTracker()
+        let decision = Policy.decide(request, app: app, context: context)
+        deliver(entry.id, arguments: collapsed, notification: request, decision: decision, sender: bus.uniqueName,
+                processID: nil, counted: false)
+    }
+
     // MARK: Forwarding
 
     private func newID() -> UInt32 {
@@ -289,7 +327,10 @@ final class Bridge {
 
     /// Queues a notification for the daemon with the decided actions and presentation.
     private func deliver(_ id: UInt32, arguments: Variant, notification: NotificationRequest, decision: Decision,
-                         sender: String, processID: UInt32?) {
+                         sender: String, processID: UInt32?, counted: Bool = true) {
+        if counted && notification.replacesID == 0 && decision.outcome != .coalesced {
+            flood.delivered(decision.app.key, at: clock.now)
+        }
         table.track(id, appKey: decision.app.key, sender: sender, actionKeys: decision.actions.originalKeys)
         recent.delivered(id, appKey: decision.app.key, summary: notification.summary, body: notification.body, at: clock.now)
         let presentation = decision.presentation
@@ -349,8 +390,10 @@ final class Bridge {
         recent.closed(id)
         guard let entry = table.remove(id) else { return }
         if entry.sender == bus.uniqueName {
-            // One of the bridge's digests: what it still stood for is dismissed with it.
+            // One of the bridge's own: a digest dismisses what it still stood for; a "more from"
+            // notification starts counting afresh.
             releaseHeld(held.values.filter { $0.digest == id }.map(\.item.id))
+            collapses = collapses.filter { $0.value.id != id }
         } else {
             emit("NotificationClosed", to: entry.sender, .tuple([.uint32(id), .uint32(reason)]))
         }
@@ -376,6 +419,14 @@ extension Bridge: DownstreamEvents {
 
     func downstreamGone() {
         let shown = table.forgetDaemon()
+        // The bridge's own notifications vanished with the daemon: digests' items wait again.
+        let ownIDs = Set(shown.filter { $0.sender == bus.uniqueName }.map(\.id))
+        let orphans = held.values.filter { $0.digest.map(ownIDs.contains) == true }.map(\.item.id)
+        if !orphans.isEmpty {
+            try? store.assignDigest(orphans, digest: nil)
+            for id in orphans { held[id]?.digest = nil }
+        }
+        collapses = collapses.filter { !ownIDs.contains($0.value.id) }
         stateChanged()
         guard !shown.isEmpty else { return }
         logger.warning("the daemon went away; \(shown.count) notification(s) it showed are reported closed")

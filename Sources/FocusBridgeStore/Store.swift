@@ -218,10 +218,10 @@ public final class Store {
 
     /// Notes that these held notifications went out in digest `digest` (they wait for its
     /// Show All or Dismiss).
-    public func assignDigest(_ ids: [UInt32], digest: UInt32) throws {
+    public func assignDigest(_ ids: [UInt32], digest: UInt32?) throws {
         try database.write { db in
             for id in ids {
-                try db.execute(sql: "UPDATE held SET digest = ? WHERE id = ?", arguments: [Int64(digest), Int64(id)])
+                try db.execute(sql: "UPDATE held SET digest = ? WHERE id = ?", arguments: [digest.map { Int64($0) }, Int64(id)])
             }
         }
     }

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Counts what each app had delivered recently, so that one app sending thousands of
+/// notifications cannot bury the screen or hang the daemon: past `limit` in `window`, the rest
+/// are collapsed into one "N more from App" notification.
+public struct FloodGate: Sendable {
+    public let limit: Int
+    public let window: TimeInterval
+    private var recent: [String: [Date]] = [:]
+
+    /// `limit` 0 turns flood control off.
+    public init(limit: Int = 20, window: TimeInterval = 10) {
+        self.limit = limit
+        self.window = window
+    }
+
+    /// Whether one more notification of `appKey` at `now` would exceed the limit.
+    public func isFlooding(_ appKey: String, at now: Date) -> Bool {
+        guard limit > 0, let times = recent[appKey.lowercased()] else { return false }
+        return times.count >= limit && now.timeIntervalSince(times[times.count - limit]) < window
+    }
+
+    /// Counts a delivered notification.
+    public mutating func delivered(_ appKey: String, at now: Date) {
+        guard limit > 0 else { return }
+        let key = appKey.lowercased()
+        var times = recent[key, default: []]
+        times.append(now)
+        if times.count > limit { times.removeFirst(times.count - limit) }
+        recent[key] = times
+        // Forget quiet apps now and then, so hostile app names cannot grow memory.
+        if recent.count > 1024 {
+            recent = recent.filter { now.timeIntervalSince($0.value.last!) < window }
+        }
+    }
+}
