@@ -1,0 +1,195 @@
+"""`make install` / `make uninstall`: exactly the files README.md documents, working.
+
+The binaries are those the other tests use (FOCUS_BRIDGE_BIN, default .build/debug): the
+Makefile installs them with BUILT=DIR, so no Swift build runs here. Installs go to a
+temporary DESTDIR, or to a temporary HOME for the per-user layout; nothing outside the
+test's folder is touched.
+"""
+
+import os
+import re
+import shutil
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import BRIDGE_BIN, FOCUSCTL_BIN, require_binary
+
+TEST_TIMEOUT = 180
+
+ROOT = Path(__file__).resolve().parents[2]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+PROGRAMS = ["focus-bridge", "focusctl"]
+
+
+@pytest.fixture(scope="module")
+def built():
+    require_binary(BRIDGE_BIN, "focus-bridge")
+    require_binary(FOCUSCTL_BIN, "focusctl")
+    if Path(BRIDGE_BIN).parent != Path(FOCUSCTL_BIN).parent:
+        pytest.skip("focus-bridge and focusctl are not in one folder")
+    return Path(BRIDGE_BIN).parent
+
+
+def clean_env(**extra):
+    """The environment without anything a parent make or the user's session would leak
+    into the install (make's command-line variables travel in MAKEFLAGS)."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "DESTDIR", "PREFIX",
+                        "BUILT", "STRIP", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "BINDIR", "MANDIR",
+                        "DATADIR", "SYSCONFDIR", "UNITDIR", "AUTOSTARTDIR", "DBUSSERVICEDIR",
+                        "BASHCOMPDIR", "ZSHCOMPDIR", "FISHCOMPDIR", "DOCDIR")}
+    env.update(extra)
+    return env
+
+
+def make(*args, env, timeout=120):
+    result = subprocess.run(["make", "--no-print-directory", "-C", str(ROOT), *args], env=env,
+                            capture_output=True, text=True, timeout=timeout)
+    assert result.returncode == 0, "make %s failed:\n%s%s" % (" ".join(args), result.stdout, result.stderr)
+    return result
+
+
+def documented_files(prefix, unitdir, autostartdir):
+    """The list under '## Installed files' in README.md, with its variables filled in."""
+    section = re.search(r"^## Installed files\n(.*?)(?=^## )", README, re.S | re.M)
+    assert section, "README.md has no '## Installed files' section"
+    block = re.search(r"```text\n(.*?)```", section.group(1), re.S)
+    assert block, "no file list in '## Installed files'"
+    files = set()
+    for line in block.group(1).splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        line = (line.replace("$PREFIX", prefix).replace("$UNITDIR", unitdir)
+                .replace("$AUTOSTARTDIR", autostartdir))
+        assert "$" not in line, "unknown variable in README's file list: %s" % line
+        files.add(line)
+    return files
+
+
+def tree(root):
+    """Every file and symlink under root, as absolute paths with root cut off."""
+    found = set()
+    for path in Path(root).rglob("*"):
+        if path.is_file() or path.is_symlink():
+            found.add("/" + str(path.relative_to(root)))
+    return found
+
+
+def check_installed(root, bindir, files):
+    """What every installed file must be, wherever it was installed."""
+    for name in files:
+        path = Path(str(root) + name)
+        mode = stat.S_IMODE(path.stat().st_mode)
+        if name.startswith(bindir + "/"):
+            assert mode == 0o755, "%s: mode %o" % (name, mode)
+        else:
+            assert mode == 0o644, "%s: mode %o" % (name, mode)
+            text = path.read_text(encoding="utf-8")
+            assert "@bindir@" not in text, "%s still has @bindir@" % name
+    for suffix in ("focus-bridge.service", "org.freedesktop.Notifications.service",
+                   "focus-bridge.desktop"):
+        (name,) = [f for f in files if f.endswith("/" + suffix)]
+        text = Path(str(root) + name).read_text(encoding="utf-8")
+        assert re.search(r"^(ExecStart|Exec)=%s/focus-bridge( |$)" % re.escape(bindir), text, re.M), \
+            "%s does not start %s/focus-bridge" % (name, bindir)
+
+
+def subcommands(binary):
+    out = subprocess.run([str(binary), "--help"], capture_output=True, text=True, timeout=30).stdout
+    section = re.search(r"^SUBCOMMANDS:\n(.*?)(?:\n\n|\Z)", out, re.S | re.M)
+    return sorted(re.findall(r"^  ([a-z][a-z-]*)", section.group(1), re.M)) if section else []
+
+
+def check_completions(root, files, tmp_path):
+    by_suffix = lambda end: Path(str(root) + next(f for f in files if f.endswith(end)))  # noqa: E731
+    for program in PROGRAMS:
+        bash_file = by_suffix("/bash-completion/completions/" + program)
+        r = subprocess.run(["bash", "-c", 'source "$1" && complete -p %s' % program, "bash", str(bash_file)],
+                           capture_output=True, text=True, timeout=30)
+        assert r.returncode == 0 and r.stderr == "", "bash completion of %s: %s" % (program, r.stderr)
+        assert program in r.stdout
+
+        zsh_file = by_suffix("/zsh/site-functions/_" + program)
+        assert zsh_file.read_text(encoding="utf-8").startswith("#compdef %s" % program)
+        if shutil.which("zsh"):
+            fn = "_" + program
+            script = ('autoload -Uz compinit && compinit -u -d "$2" && source "$1" '
+                      '&& (( ${+functions[%s]} )) && [[ ${_comps[%s]} == %s ]]' % (fn, program, fn))
+            r = subprocess.run(["zsh", "-f", "-c", script, "zsh", str(zsh_file), str(tmp_path / "zcompdump")],
+                               capture_output=True, text=True, timeout=30)
+            assert r.returncode == 0 and r.stderr == "", "zsh completion of %s: %s" % (program, r.stderr)
+
+        fish_file = by_suffix("/fish/vendor_completions.d/%s.fish" % program)
+        if shutil.which("fish"):
+            r = subprocess.run(["fish", "--no-config", "-c", 'source $argv[1]; and complete -C "%s -"' % program,
+                                str(fish_file)], capture_output=True, text=True, timeout=30,
+                               env=clean_env(HOME=str(tmp_path)))
+            assert r.returncode == 0 and r.stderr == "", "fish completion of %s: %s" % (program, r.stderr)
+            assert "--help" in r.stdout or "--version" in r.stdout, r.stdout
+
+
+def test_install_into_destdir_is_exactly_the_documented_files(built, tmp_path):
+    destdir = tmp_path / "stage"
+    destdir.mkdir()
+    make("install", "DESTDIR=%s" % destdir, "PREFIX=/usr/local", "BUILT=%s" % built,
+         env=clean_env(HOME=str(tmp_path / "home")))
+    assert "| `$UNITDIR` | `$PREFIX/share/systemd/user` | `$PREFIX/lib/systemd/user` |" in README
+    assert "`/etc/xdg/autostart`" in README
+    expected = documented_files("/usr/local", "/usr/local/lib/systemd/user", "/etc/xdg/autostart")
+    assert tree(destdir) == expected
+    check_installed(destdir, "/usr/local/bin", expected)
+
+    # The installed programs work and have every command the built ones have.
+    installed = destdir / "usr/local/bin"
+    for program in PROGRAMS:
+        r = subprocess.run([str(installed / program), "--help"], capture_output=True, text=True, timeout=30)
+        assert r.returncode == 0 and "USAGE: %s" % program in r.stdout, r.stdout + r.stderr
+    assert subcommands(installed / "focusctl") == subcommands(built / "focusctl") != []
+    check_completions(destdir, expected, tmp_path)
+
+    # The man pages are the source tree's.
+    for page in ["man1/focus-bridge.1", "man1/focusctl.1", "man5/focus-bridge.toml.5"]:
+        assert (destdir / "usr/local/share/man" / page).read_bytes() == (ROOT / "man" / Path(page).name).read_bytes()
+
+    make("uninstall", "DESTDIR=%s" % destdir, "PREFIX=/usr/local", env=clean_env(HOME=str(tmp_path / "home")))
+    assert list(destdir.iterdir()) == [], "make uninstall left %s" % sorted(tree(destdir))
+
+
+def test_per_user_install_by_default(built, tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    env = clean_env(HOME=str(home))
+    result = make("install", "BUILT=%s" % built, env=env)
+    assert "`$PREFIX/share/systemd/user`" in README and "`~/.config/autostart`" in README
+    prefix = "%s/.local" % home
+    expected = documented_files(prefix, prefix + "/share/systemd/user", "%s/.config/autostart" % home)
+    assert {str(p) for p in home.rglob("*") if p.is_file() or p.is_symlink()} == expected
+    check_installed("", prefix + "/bin", expected)
+    # A real install says what to do next.
+    assert "focus-bridge" in result.stderr
+
+    make("uninstall", env=env)
+    assert [p for p in home.rglob("*") if p.is_file() or p.is_symlink()] == []
+
+
+def test_uninstall_of_nothing_succeeds(tmp_path):
+    destdir = tmp_path / "empty"
+    destdir.mkdir()
+    make("uninstall", "DESTDIR=%s" % destdir, "PREFIX=/usr/local", env=clean_env(HOME=str(tmp_path)))
+    assert list(destdir.iterdir()) == []
+
+
+def test_install_refuses_missing_binaries(tmp_path):
+    empty = tmp_path / "nothing-built"
+    empty.mkdir()
+    destdir = tmp_path / "stage"
+    r = subprocess.run(["make", "--no-print-directory", "-C", str(ROOT), "install", "DESTDIR=%s" % destdir,
+                        "PREFIX=/usr/local", "BUILT=%s" % empty],
+                       env=clean_env(HOME=str(tmp_path)), capture_output=True, text=True, timeout=60)
+    assert r.returncode != 0
+    assert "focus-bridge is not built" in r.stderr
+    assert not destdir.exists() or tree(destdir) == set()
