@@ -1,10 +1,25 @@
-# FocusBridge — build, test and try-out targets.
+# FocusBridge — build, test, try-out and install targets.
 #
-#   make run    install missing Debian packages, build, run focus-bridge
-#               (on the session bus if one answers, else on a private bus
-#               with --downstream log); extra arguments: make run ARGS='...'
-#   make test   install missing Debian packages, build, unit tests,
-#               integration and documentation tests
+#   make run        install missing Debian packages, build, run focus-bridge
+#                   (on the session bus if one answers, else on a private bus
+#                   with --downstream log); extra arguments: make run ARGS='...'
+#   make test       install missing Debian packages, build, unit tests,
+#                   integration and documentation tests
+#   make release    build the optimised binaries (Swift runtime linked in)
+#   make install    build them and install binaries, man pages, bash/zsh/fish
+#                   completions, the systemd user unit, the XDG autostart entry
+#                   and the D-Bus activation file under PREFIX (default
+#                   ~/.local); DESTDIR is honoured
+#   make uninstall  remove exactly what make install installed
+#
+# Install variables (see README.md, "Installed files"):
+#   PREFIX      default ~/.local; a PREFIX under $HOME is a per-user install
+#   DESTDIR     staging root, prepended to every installed path
+#   BUILT       install the binaries found in this folder instead of building
+#               (e.g. BUILT=.build/debug); no Swift build is run then
+#   STRIP       strip program for the installed binaries; STRIP= keeps symbols
+#   BINDIR MANDIR DATADIR SYSCONFDIR UNITDIR AUTOSTARTDIR DBUSSERVICEDIR
+#   BASHCOMPDIR ZSHCOMPDIR FISHCOMPDIR DOCDIR   override single folders
 
 # Swift from the toolchain at /opt/swift when it is not on PATH.
 ifeq ($(shell command -v swift 2>/dev/null),)
@@ -17,7 +32,17 @@ SWIFT ?= swift
 PYTHON ?= /usr/bin/python3
 ARGS ?=
 
-.PHONY: all deps build test run
+# Release build: self-contained binaries (the Swift runtime linked in), so an
+# installed focus-bridge keeps working when the toolchain changes.
+SCRATCH_PATH ?= .build
+RELEASE_FLAGS ?= -c release --static-swift-stdlib
+BUILT ?=
+STRIP ?= strip
+
+PREFIX ?= $(HOME)/.local
+DESTDIR ?=
+
+.PHONY: all deps build test run release install uninstall
 
 all: build
 
@@ -33,3 +58,24 @@ test: deps build
 
 run: deps build
 	bash scripts/run.sh $(ARGS)
+
+release:
+	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(SCRATCH_PATH)
+
+# The install script reads its folders from these variables (all optional).
+INSTALL_ENV = PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)' STRIP='$(STRIP)' \
+	BINDIR='$(BINDIR)' MANDIR='$(MANDIR)' DATADIR='$(DATADIR)' SYSCONFDIR='$(SYSCONFDIR)' \
+	UNITDIR='$(UNITDIR)' AUTOSTARTDIR='$(AUTOSTARTDIR)' DBUSSERVICEDIR='$(DBUSSERVICEDIR)' \
+	BASHCOMPDIR='$(BASHCOMPDIR)' ZSHCOMPDIR='$(ZSHCOMPDIR)' FISHCOMPDIR='$(FISHCOMPDIR)' \
+	DOCDIR='$(DOCDIR)'
+
+ifeq ($(strip $(BUILT)),)
+install: release
+	@$(INSTALL_ENV) bash scripts/install.sh install "$$($(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(SCRATCH_PATH) --show-bin-path)"
+else
+install:
+	@$(INSTALL_ENV) bash scripts/install.sh install '$(BUILT)'
+endif
+
+uninstall:
+	@$(INSTALL_ENV) bash scripts/uninstall.sh

@@ -24,8 +24,10 @@ packages=(
     python3-dbus
     python3-pytest
     gir1.2-notify-0.7   # libnotify from Python
-    # docs
+    # docs and install
     mandoc              # man page lint
+    zsh                 # the installed zsh completion scripts are loaded in a test
+    fish                # the installed fish completion scripts are loaded in a test
 )
 
 missing=()

@@ -1,0 +1,206 @@
+#!/usr/bin/env bash
+# Installs FocusBridge (`make install`), removes it (`make uninstall`, through
+# scripts/uninstall.sh) or lists the files it installs.
+#
+#   scripts/install.sh install BUILT_DIR   install the binaries of BUILT_DIR and the rest
+#   scripts/install.sh uninstall           remove exactly the files install puts
+#   scripts/install.sh list                print the installed paths, one a line
+#
+# Folders come from the environment (empty = default), as the Makefile passes them:
+#   PREFIX          default ~/.local. A PREFIX inside $HOME is a per-user install.
+#   DESTDIR         staging root, prepended to every path (packaging, tests).
+#   BINDIR          PREFIX/bin
+#   DATADIR         PREFIX/share
+#   MANDIR          DATADIR/man
+#   DOCDIR          DATADIR/doc/focus-bridge
+#   BASHCOMPDIR     DATADIR/bash-completion/completions
+#   ZSHCOMPDIR      DATADIR/zsh/site-functions
+#   FISHCOMPDIR     DATADIR/fish/vendor_completions.d
+#   DBUSSERVICEDIR  DATADIR/dbus-1/services
+#   UNITDIR         per-user: DATADIR/systemd/user; else PREFIX/lib/systemd/user
+#   SYSCONFDIR      /etc for PREFIX /usr and /usr/local, else PREFIX/etc
+#   AUTOSTARTDIR    per-user: ${XDG_CONFIG_HOME:-~/.config}/autostart;
+#                   else SYSCONFDIR/xdg/autostart
+#   STRIP           program that strips the installed binaries; empty keeps symbols
+#
+# The completion scripts are generated from the binaries being installed
+# (swift-argument-parser's --generate-completion-script), so they always match
+# the commands those binaries have. @bindir@ in the unit, the activation file
+# and the autostart entry becomes BINDIR (without DESTDIR).
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+say() { printf 'install: %s\n' "$*" >&2; }
+die() { say "$*"; exit 1; }
+
+PREFIX=${PREFIX:-"$HOME/.local"}
+# `make install PREFIX=~/.local` from a shell that does not expand the tilde.
+# shellcheck disable=SC2088  # the literal tilde is what is matched
+case "$PREFIX" in
+    "~") PREFIX=$HOME ;;
+    "~/"*) PREFIX=$HOME/${PREFIX#\~/} ;;
+esac
+PREFIX=${PREFIX%/}
+[ -n "$PREFIX" ] || PREFIX=/
+case "$PREFIX" in
+    /*) ;;
+    *) die "PREFIX must be an absolute path (not '$PREFIX')" ;;
+esac
+DESTDIR=${DESTDIR:-}
+DESTDIR=${DESTDIR%/}
+
+per_user=0
+case "$PREFIX/" in
+    "$HOME"/*) [ -n "$HOME" ] && [ "$HOME" != / ] && per_user=1 ;;
+esac
+
+BINDIR=${BINDIR:-$PREFIX/bin}
+DATADIR=${DATADIR:-$PREFIX/share}
+MANDIR=${MANDIR:-$DATADIR/man}
+DOCDIR=${DOCDIR:-$DATADIR/doc/focus-bridge}
+BASHCOMPDIR=${BASHCOMPDIR:-$DATADIR/bash-completion/completions}
+ZSHCOMPDIR=${ZSHCOMPDIR:-$DATADIR/zsh/site-functions}
+FISHCOMPDIR=${FISHCOMPDIR:-$DATADIR/fish/vendor_completions.d}
+DBUSSERVICEDIR=${DBUSSERVICEDIR:-$DATADIR/dbus-1/services}
+if [ "$per_user" -eq 1 ]; then
+    UNITDIR=${UNITDIR:-$DATADIR/systemd/user}
+    SYSCONFDIR=${SYSCONFDIR:-${XDG_CONFIG_HOME:-$HOME/.config}}
+    AUTOSTARTDIR=${AUTOSTARTDIR:-${XDG_CONFIG_HOME:-$HOME/.config}/autostart}
+else
+    UNITDIR=${UNITDIR:-$PREFIX/lib/systemd/user}
+    case "$PREFIX" in
+        /usr | /usr/local) SYSCONFDIR=${SYSCONFDIR:-/etc} ;;
+        *) SYSCONFDIR=${SYSCONFDIR:-$PREFIX/etc} ;;
+    esac
+    AUTOSTARTDIR=${AUTOSTARTDIR:-$SYSCONFDIR/xdg/autostart}
+fi
+STRIP=${STRIP-strip}
+
+programs=(focus-bridge focusctl)
+
+# Every installed file as "MODE SOURCE TARGET": SOURCE is a file of the source
+# tree, "bin:NAME" (a built binary), "subst:FILE" (@bindir@ replaced) or
+# "completion:SHELL:NAME" (generated from binary NAME).
+manifest() {
+    local p
+    for p in "${programs[@]}"; do
+        echo "0755 bin:$p $BINDIR/$p"
+    done
+    echo "0644 man/focus-bridge.1 $MANDIR/man1/focus-bridge.1"
+    echo "0644 man/focusctl.1 $MANDIR/man1/focusctl.1"
+    echo "0644 man/focus-bridge.toml.5 $MANDIR/man5/focus-bridge.toml.5"
+    for p in "${programs[@]}"; do
+        echo "0644 completion:bash:$p $BASHCOMPDIR/$p"
+        echo "0644 completion:zsh:$p $ZSHCOMPDIR/_$p"
+        echo "0644 completion:fish:$p $FISHCOMPDIR/$p.fish"
+    done
+    echo "0644 subst:Config/focus-bridge.service $UNITDIR/focus-bridge.service"
+    echo "0644 subst:Config/focus-bridge.desktop $AUTOSTARTDIR/focus-bridge.desktop"
+    echo "0644 subst:dbus/org.freedesktop.Notifications.service $DBUSSERVICEDIR/org.freedesktop.Notifications.service"
+    echo "0644 Config/config.example.toml $DOCDIR/config.example.toml"
+}
+
+# Writes $2 (a path under DESTDIR) from the source $1 with mode $3.
+put() {
+    local source=$1 target=$2 mode=$3 built=$4 tmp
+    mkdir -p "$(dirname "$target")"
+    tmp=$(mktemp "$(dirname "$target")/.focus-bridge-install.XXXXXX")
+    case "$source" in
+        bin:*)
+            cp "$built/${source#bin:}" "$tmp"
+            if [ -n "$STRIP" ]; then
+                "$STRIP" "$tmp" || die "could not strip ${source#bin:} with '$STRIP' (STRIP= keeps the symbols)"
+            fi
+            ;;
+        subst:*)
+            sed "s|@bindir@|$BINDIR|g" "$root/${source#subst:}" > "$tmp"
+            ;;
+        completion:*)
+            local rest=${source#completion:}
+            local shell=${rest%%:*} program=${rest#*:}
+            "$built/$program" --generate-completion-script "$shell" > "$tmp" \
+                || die "$built/$program could not generate its $shell completion script"
+            [ -s "$tmp" ] || die "$built/$program generated an empty $shell completion script"
+            ;;
+        *)
+            cp "$root/$source" "$tmp"
+            ;;
+    esac
+    chmod "$mode" "$tmp"
+    mv -f "$tmp" "$target"
+}
+
+do_install() {
+    local built=${1:-}
+    [ -n "$built" ] || die "usage: install.sh install BUILT_DIR"
+    built=$(cd "$built" 2>/dev/null && pwd) || die "no such folder: $1 (build first: make release)"
+    local p
+    for p in "${programs[@]}"; do
+        [ -x "$built/$p" ] || die "$built/$p is not built (make release)"
+    done
+    local mode source target
+    while read -r mode source target; do
+        put "$source" "$DESTDIR$target" "$mode" "$built"
+        say "installed $DESTDIR$target"
+    done < <(manifest)
+    [ -n "$DESTDIR" ] && return 0
+    hints
+}
+
+# What to do next, for a real (not staged) install.
+hints() {
+    say "done. To run it with your session:"
+    if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
+        say "    systemctl --user daemon-reload"
+        say "    systemctl --user enable --now focus-bridge.service"
+    else
+        say "    without systemd, $AUTOSTARTDIR/focus-bridge.desktop starts it at your next login"
+        say "    (or add 'exec $BINDIR/focus-bridge' to your window manager's start-up)"
+    fi
+    case ":$PATH:" in
+        *":$BINDIR:"*) ;;
+        *) say "note: $BINDIR is not on your PATH; add it to use focusctl" ;;
+    esac
+    if [ "$per_user" -eq 1 ] && [ -n "${XDG_DATA_HOME:-}" ] && [ "${XDG_DATA_HOME%/}" != "$DATADIR" ]; then
+        say "note: XDG_DATA_HOME is $XDG_DATA_HOME, not $DATADIR: the D-Bus activation file and the unit"
+        say "      are only found there; install with DATADIR=$XDG_DATA_HOME"
+    fi
+    if [ "$per_user" -eq 1 ] && [ "$ZSHCOMPDIR" = "$DATADIR/zsh/site-functions" ]; then
+        say "zsh: add 'fpath=($ZSHCOMPDIR \$fpath)' before compinit in ~/.zshrc for the completions"
+    fi
+    say "then: focus-bridge --print-downstream shows which daemon it will put behind itself."
+}
+
+do_uninstall() {
+    local mode source target
+    if [ -z "$DESTDIR" ] && command -v systemctl >/dev/null 2>&1 \
+        && systemctl --user is-enabled --quiet focus-bridge.service 2>/dev/null; then
+        say "note: focus-bridge.service is enabled; 'systemctl --user disable --now focus-bridge.service' removes its links"
+    fi
+    while read -r mode source target; do
+        if [ -e "$DESTDIR$target" ] || [ -L "$DESTDIR$target" ]; then
+            rm -f "$DESTDIR$target"
+            say "removed $DESTDIR$target"
+        fi
+    done < <(manifest)
+    if [ -n "$DESTDIR" ] && [ -d "$DESTDIR" ]; then
+        # In a staging root the folders are ours too: remove those left empty,
+        # up to DESTDIR (twice, so that the order of the folders does not matter).
+        local _
+        for _ in 1 2; do
+            manifest | while read -r _ _ target; do
+                dirname "${target#/}"
+            done | sort -u | (cd "$DESTDIR" || exit 0; xargs -r rmdir -p --ignore-fail-on-non-empty 2>/dev/null || true)
+        done
+    else
+        # The one folder that is FocusBridge's own.
+        rmdir "$DOCDIR" 2>/dev/null || true
+    fi
+}
+
+case "${1:-}" in
+    install) shift; do_install "$@" ;;
+    uninstall) do_uninstall ;;
+    list) manifest | while read -r _ _ target; do echo "$DESTDIR$target"; done ;;
+    *) die "usage: install.sh install BUILT_DIR | uninstall | list" ;;
+esac
