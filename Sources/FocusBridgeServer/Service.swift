@@ -83,7 +83,7 @@ public final class Service {
         let plan: DownstreamPlan
         do {
             plan = try DownstreamPlan.resolve(settings, environment: ProcessInfo.processInfo.environment,
-                                              nameOwner: session.nameOwner)
+                                              nameOwner: session.nameOwner, processID: { session.processID(of: $0) })
         } catch let error as PlanError { throw StartupError(error.description) }
         logger.info("downstream: \(plan.mode) (\(plan.reason))")
         let downstream = try makeDownstream(plan, passthroughNames: settings.passthroughNames)
@@ -102,6 +102,10 @@ public final class Service {
         self.control = control
         downstream.passthrough?.install(on: session)
 
+        // Before the names: a SIGTERM that comes as soon as they appear must find its handler.
+        for signal in [SIGTERM, SIGINT] {
+            MainLoop.onSignal(signal) { [weak self] in self?.stop(exitCode: 0) }
+        }
         try own(NotificationsInterface.busName, on: session, replace: options.replace)
         for name in [ControlInterface.busName] + (downstream.passthrough?.extraNames ?? []) {
             try own(name, on: session, replace: options.replace)
@@ -116,9 +120,6 @@ public final class Service {
         session.onClose { [weak self] in
             self?.logger.error("the session bus closed the connection; exiting")
             self?.stop(exitCode: 1)
-        }
-        for signal in [SIGTERM, SIGINT] {
-            MainLoop.onSignal(signal) { [weak self] in self?.stop(exitCode: 0) }
         }
         MainLoop.onSignal(SIGHUP) { [weak self] in _ = self?.reload() }
         configMonitor = FileMonitor(path: options.configPath) { [weak self] in self?.configFileChanged() }
@@ -211,17 +212,12 @@ public final class Service {
     }
 
     static func conflictMessage(name: String, session: BusConnection, replace: Bool) -> String {
-        let owner = session.nameOwner(name) ?? "another connection"
-        let pid = session.processID(of: owner)
-        let program = pid.flatMap { SenderDirectory.identity(ofProcess: $0).executable } ?? "an unknown program"
-        let who = "\(program) (PID \(pid.map(String.init) ?? "unknown"), \(owner))"
+        let owner = NameOwner.lookup(name, nameOwner: session.nameOwner, processID: { session.processID(of: $0) })
+            ?? NameOwner(uniqueName: "another connection")
         if name == NotificationsInterface.busName {
-            return "\(name) is already owned by \(who)"
-                + (replace ? ", which does not allow replacement" : "")
-                + "; stop it and let focus-bridge run it behind itself "
-                + "(`focus-bridge --downstream spawn -- \(program == "an unknown program" ? "DAEMON" : program)`)"
-                + (replace ? "." : ", or start focus-bridge with --replace if it allows replacement.")
+            return DownstreamPlan.conflictSentence(owner: owner, replace: replace)
         }
+        let who = "\(owner.executable ?? "an unknown program") (PID \(owner.processID.map(String.init) ?? "unknown"), \(owner.uniqueName))"
         return "\(name) is already owned by \(who); is another focus-bridge running?"
     }
 
