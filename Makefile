@@ -11,6 +11,9 @@
 #                   and the D-Bus activation file under PREFIX (default
 #                   ~/.local); DESTDIR is honoured
 #   make uninstall  remove exactly what make install installed
+#   make bench      build optimised, then measure the bridge against the bare bus
+#                   and against dunst used directly; prints a table and writes
+#                   bench/results.json (BENCH_ARGS='--samples 500' for a short run)
 #
 # Install variables (see README.md, "Installed files"):
 #   PREFIX      default ~/.local; a PREFIX under $HOME is a per-user install
@@ -42,7 +45,7 @@ STRIP ?= strip
 PREFIX ?= $(HOME)/.local
 DESTDIR ?=
 
-.PHONY: all deps build test run release install uninstall
+.PHONY: all deps build test run release install uninstall bench
 
 all: build
 
@@ -61,6 +64,10 @@ run: deps build
 
 release:
 	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(SCRATCH_PATH)
+
+BENCH_ARGS ?=
+bench: deps release
+	$(SCRATCH_PATH)/release/focus-bench run --bridge $(SCRATCH_PATH)/release/focus-bridge $(BENCH_ARGS)
 
 # The install script reads its folders from these variables (all optional).
 INSTALL_ENV = PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)' STRIP='$(STRIP)' \

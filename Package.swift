@@ -39,6 +39,11 @@ let package = Package(
             "FocusBridgeDBus", "FocusBridgeCore", "FocusBridgeConfig",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // `make bench`: measures the bridge against the bare bus and dunst (build it with -c release).
+        .executableTarget(name: "focus-bench", dependencies: [
+            "FocusBridgeDBus",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         .testTarget(name: "FocusBridgeCoreTests", dependencies: ["FocusBridgeCore", "FocusBridgeConfig", "FocusBridgeStore", "FocusBridgeServer"]),
     ]
 )

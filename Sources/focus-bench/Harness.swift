@@ -1,0 +1,71 @@
+import FocusBridgeDBus
+import Foundation
+
+/// Starting and stopping the parts a benchmark runs against: private buses, the bridge, a null
+/// daemon, dunst on Xvfb.
+enum Harness {
+    /// A private dbus-daemon with no service directories; returns it and its address.
+    static func bus(config: String) throws -> (Subprocess, String) {
+        let process = try Subprocess(["dbus-daemon", "--config-file=\(config)", "--nofork", "--print-address=1"],
+                                     captureStandardOutput: true)
+        guard let address = process.readLine()?.trimmingCharacters(in: .whitespacesAndNewlines), !address.isEmpty else {
+            throw BenchError("dbus-daemon did not start")
+        }
+        return (process, address)
+    }
+
+    /// Runs the main loop until `done` or `timeout` seconds pass; false on timeout. `done` is
+    /// checked after every event and at least every 20 ms (some conditions change elsewhere).
+    @discardableResult
+    static func wait(timeout: Double, until done: () -> Bool) -> Bool {
+        let deadline = Stopwatch.now() + timeout
+        while !done() && Stopwatch.now() < deadline {
+            var ticked = false
+            let tick = MainLoop.after(milliseconds: 20) { ticked = true }
+            MainLoop.iterate(blocking: true)
+            if !ticked { MainLoop.cancel(tick) }
+        }
+        return done()
+    }
+
+    /// Waits until `name` has an owner on `bus`.
+    static func waitForName(_ name: String, on bus: BusConnection, timeout: Double = 15) throws {
+        var owned = false
+        bus.watchName(name) { owner in if owner != nil { owned = true } }
+        guard wait(timeout: timeout, until: { owned }) else { throw BenchError("\(name) did not appear") }
+    }
+
+    static func stop(_ process: Subprocess?) {
+        guard let process else { return }
+        process.send(signal: SIGTERM)
+        if !process.waitForExit(milliseconds: 3_000) {
+            process.send(signal: SIGKILL)
+            _ = process.waitForExit(milliseconds: 1_000)
+        }
+    }
+
+    /// Resident memory of a process, in MiB.
+    static func residentMiB(_ pid: Int32) -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kib = Double(line.split(separator: " ").dropFirst().first { !$0.isEmpty } ?? "") else { return .nan }
+        return kib / 1024
+    }
+
+    /// Context switches of every thread of a process (each one a wake-up).
+    static func contextSwitches(_ pid: Int32) -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.reduce(0) { total, task in
+            guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8) else { return total }
+            return total + status.split(separator: "\n")
+                .filter { $0.hasPrefix("voluntary_ctxt_switches:") || $0.hasPrefix("nonvoluntary_ctxt_switches:") }
+                .compactMap { Int($0.split(separator: "\t").last ?? "") }
+                .reduce(0, +)
+        }
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
