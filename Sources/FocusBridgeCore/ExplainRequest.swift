@@ -109,21 +109,3 @@ public struct ExplainRequest: Codable, Equatable, Sendable {
         }
     }
 }
-
-extension JSONText {
-    /// A decision as `focusctl explain --json` prints it.
-    public static func object(_ decision: Decision) -> [String: Any] {
-        [
-            "app": decision.app.key,
-            "app-source": decision.app.source.rawValue,
-            "level": decision.level.rawValue,
-            "decision": decision.outcome.rawValue,
-            "communication": decision.communication.map { ["person": $0.person] } ?? NSNull(),
-            "actions": decision.actions.actions.map { ["key": $0.key, "label": $0.label] },
-            "urgency": Int(decision.presentation.urgency),
-            "suppress-sound": decision.presentation.suppressSound,
-            "preview-hidden": decision.presentation.summary != nil,
-            "trace": decision.trace,
-        ]
-    }
-}

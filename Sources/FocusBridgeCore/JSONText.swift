@@ -1,38 +1,17 @@
 import Foundation
 
-/// The JSON shapes `focusctl` prints and the control interface returns; keys are stable and
-/// documented in focusctl(1).
+/// The JSON texts the control interface answers and `focusctl` prints: typed reports, encoded
+/// with sorted keys so the output is stable. Keys are documented in focusctl(1).
 public enum JSONText {
-    /// An ISO 8601 UTC timestamp with milliseconds.
-    public static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
-    }
-
-    public static func parseTimestamp(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.date(from: text)
-    }
-
-    public static func object(_ entry: HistoryEntry) -> [String: Any] {
-        [
-            "id": Int(entry.id), "app": entry.app, "summary": entry.summary, "body": entry.body,
-            "level": entry.level.rawValue, "decision": entry.decision.rawValue,
-            "received": timestamp(entry.received),
-            "closed": entry.closed.map(timestamp) ?? NSNull(),
-            "close-reason": entry.closeReason.map { Int($0) } ?? NSNull(),
-        ]
-    }
-
-    /// Serialises with sorted keys (stable output for people and tests).
-    public static func encode(_ value: Any) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: value,
-                                                     options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]) else {
-            return "null"
-        }
+    public static func encode<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return "null" }
         return String(decoding: data, as: UTF8.self)
+    }
+
+    public static func decode<T: Decodable>(_ type: T.Type, from text: String) throws -> T {
+        try JSONDecoder().decode(type, from: Data(text.utf8))
     }
 
     /// A JSON string literal (for one-line log output).

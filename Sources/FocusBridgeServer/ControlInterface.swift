@@ -51,7 +51,7 @@ final class ControlInterface {
         case "History":
             let limit = Int(arguments.child(0).uint32 ?? 0)
             let entries = try store.history(limit: limit == 0 ? 50 : limit, app: arguments.child(1).string ?? "")
-            call.reply(.tuple([.string(JSONText.encode(entries.map(JSONText.object)))]))
+            call.reply(.tuple([.string(JSONText.encode(entries.map(HistoryReport.init)))]))
         case "Reload":
             if let error = reload() {
                 call.fail(DBusError(name: Self.invalidConfig, message: error.description))
@@ -86,72 +86,33 @@ final class ControlInterface {
 
     // MARK: Answers
 
-    func status() -> [String: Any] {
-        let active: Any = bridge.activeFocus.map { active -> [String: Any] in
-            ["name": active.name, "since": JSONText.timestamp(active.since),
-             "until": active.until.map(JSONText.timestamp) ?? NSNull(), "source": active.source.rawValue]
-        } ?? NSNull()
-        return [
-            "version": focusBridgeVersion,
-            "silent": bridge.silent,
-            "focus": active,
-            "next-summary": focus.nextSummary.map(JSONText.timestamp) ?? NSNull(),
-            "downstream": [
-                "mode": bridge.downstream.mode,
-                "target": bridge.downstream.target,
-                "connected": bridge.downstream.isConnected,
-            ] as [String: Any],
-            "counts": [
-                "received": bridge.received,
-                "delivered": bridge.delivered,
-                "queued": bridge.queuedCount,
-                "in-flight": bridge.inFlightCount,
-                "held-focus": bridge.waiting(.heldFocus).count,
-                "held-summary": bridge.waiting(.heldSummary).count,
-            ],
-        ]
+    func status() -> StatusReport {
+        StatusReport(
+            version: focusBridgeVersion, silent: bridge.silent, focus: bridge.activeFocus.map(StatusReport.Focus.init),
+            nextSummary: focus.nextSummary.map(Timestamp.string),
+            downstream: .init(mode: bridge.downstream.mode, target: bridge.downstream.target,
+                              connected: bridge.downstream.isConnected),
+            counts: .init(received: bridge.received, delivered: bridge.delivered, queued: bridge.queuedCount,
+                          inFlight: bridge.inFlightCount, heldFocus: bridge.waiting(.heldFocus).count,
+                          heldSummary: bridge.waiting(.heldSummary).count))
     }
 
-    private func focusList() -> [[String: Any]] {
-        bridge.settings.focuses.map { profile in
-            var apps: [String: Any]
-            switch profile.apps {
-            case .allowOnly(let list): apps = ["apps": list]
-            case .silence(let list): apps = ["silence": list]
-            }
-            apps["name"] = profile.name
-            apps["active"] = bridge.activeFocus?.name == profile.name
-            apps["people"] = profile.people
-            apps["time-sensitive"] = profile.timeSensitive
-            apps["previews"] = profile.previews?.rawValue ?? NSNull()
-            apps["schedule"] = profile.schedule.map { entry in
-                ["days": entry.days.sorted().map(\.name), "start": entry.start.description, "end": entry.end.description]
-            }
-            return apps
-        }
+    private func focusList() -> [FocusListReport] {
+        bridge.settings.focuses.map { FocusListReport($0, active: bridge.activeFocus?.name == $0.name) }
     }
 
-    private func summary() -> [String: Any] {
-        let items = Digest.ordered(bridge.waiting(.heldSummary))
-        return [
-            "next": focus.nextSummary.map(JSONText.timestamp) ?? NSNull(),
-            "count": items.count,
-            "digest": Digest.summary(of: items).map { ["title": $0.title, "body": $0.body] } ?? NSNull(),
-            "items": items.map { item in
-                ["id": Int(item.id), "app": item.app, "summary": item.summary, "body": item.body,
-                 "level": item.level.rawValue, "relevance": item.relevance, "received": JSONText.timestamp(item.received)]
-            },
-        ]
+    private func summary() -> SummaryReport {
+        SummaryReport(next: focus.nextSummary, held: bridge.waiting(.heldSummary))
     }
 
     /// Decides a described notification with the daemon's live state, without sending it.
     private func explain(_ json: String) throws -> String {
         let request: ExplainRequest
-        do { request = try JSONDecoder().decode(ExplainRequest.self, from: Data(json.utf8)) } catch {
+        do { request = try JSONText.decode(ExplainRequest.self, from: json) } catch {
             throw ExplainRequest.Invalid(description: "the request is not valid JSON for Explain: \(error)")
         }
         let decision = try Explanation.decide(request, context: bridge.policyContext(), timeZone: focus.timeZone)
-        return JSONText.encode(JSONText.object(decision))
+        return JSONText.encode(DecisionReport(decision))
     }
 
     // MARK: Announcing changes
@@ -164,12 +125,7 @@ final class ControlInterface {
         MainLoop.whenIdle { [weak self] in
             guard let self else { return }
             self.announcing = false
-            var state = self.status()
-            if var counts = state["counts"] as? [String: Any] {
-                for key in ["received", "delivered", "queued", "in-flight"] { counts[key] = nil }
-                state["counts"] = counts
-            }
-            let text = JSONText.encode(state)
+            let text = JSONText.encode(self.status().watched)
             guard text != self.lastAnnounced else { return }
             self.lastAnnounced = text
             self.bus.emitSignal(destination: nil, path: Self.path, interface: Self.name, name: "StateChanged", .tuple([.string(text)]))

@@ -55,7 +55,7 @@ final class FocusController {
         bridge.activeFocus = current
         if previous?.name != current?.name {
             if let current {
-                let until = current.until.map { " until \(JSONText.timestamp($0))" } ?? ""
+                let until = current.until.map { " until \(Timestamp.string($0))" } ?? ""
                 logger.info("Focus \(current.name) on (\(current.source.rawValue))\(until)")
             } else if let previous {
                 logger.info("Focus \(previous.name) off")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FocusBridgeCore
 import FocusBridgeDBus
 import Foundation
 
@@ -31,18 +32,22 @@ struct ControlClient {
         }
     }
 
-    /// Calls a method that answers one JSON text, and parses it.
-    func json(_ method: String, _ arguments: Variant? = nil) throws -> Any {
+    /// Calls a method that answers one JSON text: the text, and its typed reading.
+    func report<T: Decodable>(_ type: T.Type, _ method: String, _ arguments: Variant? = nil) -> (value: T, json: String) {
         let text = call(method, arguments, replyType: "(s)").child(0).string ?? "null"
-        return try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+        do {
+            return (try JSONText.decode(type, from: text), text)
+        } catch {
+            Self.fail("focusctl: focus-bridge answered \(method) with JSON of another shape (\(error)); is it another version?", code: 1)
+        }
     }
 
     /// The status, asynchronously (nil when the daemon does not answer), for `watch`.
-    func statusAsync(_ completion: @escaping ([String: Any]?) -> Void) {
+    func statusAsync(_ completion: @escaping (StatusReport?) -> Void) {
         bus.call("org.focusbridge.FocusBridge", "/org/focusbridge/FocusBridge", "org.focusbridge.Control1", "Status",
                  replyType: "(s)", timeoutMilliseconds: 10_000) { result in
             guard case .success(let reply) = result, let text = reply.child(0).string else { return completion(nil) }
-            completion((try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any])
+            completion(try? JSONText.decode(StatusReport.self, from: text))
         }
     }
 

@@ -47,7 +47,7 @@ struct ExplainCommand: ParsableCommand {
     func run() throws {
         let request = ExplainRequest(app: app, urgency: urgency, category: category, summary: summary, body: body,
                                      actions: actions, hints: hints, focus: focus, at: at)
-        let result: [String: Any]
+        let result: DecisionReport
         if let config {
             let configuration: Configuration
             do { configuration = try Configuration.load(path: config) } catch {
@@ -56,15 +56,14 @@ struct ExplainCommand: ParsableCommand {
             do {
                 let decision = try Explanation.decide(request, context: PolicyContext(settings: configuration.policy),
                                                       timeZone: .current)
-                result = JSONText.object(decision)
+                result = DecisionReport(decision)
             } catch {
                 ControlClient.fail("focusctl: \(error.description)", code: 1)
             }
         } else {
             // Check the request here first, so a bad one gets the same words either way.
             do { _ = try request.notification() } catch { ControlClient.fail("focusctl: \(error.description)", code: 1) }
-            let text = String(decoding: try JSONEncoder().encode(request), as: UTF8.self)
-            result = try ControlClient().json("Explain", .tuple([.string(text)])) as? [String: Any] ?? [:]
+            result = ControlClient().report(DecisionReport.self, "Explain", .tuple([.string(JSONText.encode(request))])).value
         }
         if json {
             print(JSONText.encode(result))
@@ -73,24 +72,20 @@ struct ExplainCommand: ParsableCommand {
         print(Self.render(result))
     }
 
-    static func render(_ result: [String: Any]) -> String {
-        let actions = (result["actions"] as? [[String: Any]] ?? []).map { action in
-            "\(action["key"] as? String ?? "")=\"\(action["label"] as? String ?? "")\""
-        }
-        var sound = "urgency \(result["urgency"] as? Int ?? 1)"
-        if result["suppress-sound"] as? Bool == true { sound += ", no sound" }
-        if result["preview-hidden"] as? Bool == true { sound += ", preview hidden" }
+    static func render(_ result: DecisionReport) -> String {
+        let actions = result.actions.map { "\($0.key)=\"\($0.label)\"" }
+        var sound = "urgency \(result.urgency)"
+        if result.suppressSound { sound += ", no sound" }
+        if result.previewHidden { sound += ", preview hidden" }
         var rows = [
-            ["App", "\(result["app"] as? String ?? "")"],
-            ["Level", result["level"] as? String ?? ""],
-            ["Decision", result["decision"] as? String ?? ""],
+            ["App", result.app],
+            ["Level", result.level],
+            ["Decision", result.decision],
             ["Forwarded", sound],
             ["Actions", actions.isEmpty ? "none" : actions.joined(separator: " ")],
         ]
-        if let person = (result["communication"] as? [String: Any])?["person"] as? String {
-            rows.insert(["From", person], at: 1)
-        }
-        let trace = (result["trace"] as? [String] ?? []).enumerated().map { "  \($0.offset + 1). \($0.element)" }
+        if let person = result.communication?.person { rows.insert(["From", person], at: 1) }
+        let trace = result.trace.enumerated().map { "  \($0.offset + 1). \($0.element)" }
         return Table.render(rows) + "\nWhy:\n" + trace.joined(separator: "\n")
     }
 }

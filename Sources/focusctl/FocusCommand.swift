@@ -35,8 +35,9 @@ struct FocusCommand: ParsableCommand {
 
         func run() throws {
             let seconds = duration.flatMap(DurationText.seconds) ?? 0
-            let status = try ControlClient().json("FocusOn", .tuple([.string(name), .double(seconds), .string(until ?? "")]))
-            print(FocusCommand.describe((status as? [String: Any])?["focus"]))
+            let (status, _) = ControlClient().report(StatusReport.self, "FocusOn",
+                                                     .tuple([.string(name), .double(seconds), .string(until ?? "")]))
+            print(FocusCommand.describe(status.focus))
         }
     }
 
@@ -45,8 +46,8 @@ struct FocusCommand: ParsableCommand {
                                                         abstract: "Turn the Focus off (until the next boundary of the schedules).")
 
         func run() throws {
-            let status = try ControlClient().json("FocusOff")
-            print(FocusCommand.describe((status as? [String: Any])?["focus"]))
+            let (status, _) = ControlClient().report(StatusReport.self, "FocusOff")
+            print(FocusCommand.describe(status.focus))
         }
     }
 
@@ -57,9 +58,9 @@ struct FocusCommand: ParsableCommand {
         var json = false
 
         func run() throws {
-            let focuses = try ControlClient().json("FocusList") as? [[String: Any]] ?? []
+            let (focuses, text) = ControlClient().report([FocusListReport].self, "FocusList")
             if json {
-                print(JSONText.encode(focuses))
+                print(text)
                 return
             }
             guard !focuses.isEmpty else {
@@ -67,35 +68,21 @@ struct FocusCommand: ParsableCommand {
                 return
             }
             let rows = focuses.map { focus -> [String] in
-                let schedule = (focus["schedule"] as? [[String: Any]] ?? []).map { entry in
-                    "\((entry["days"] as? [String] ?? []).joined(separator: ",")) \(entry["start"] ?? "")–\(entry["end"] ?? "")"
-                }.joined(separator: "; ")
-                let allowed = (focus["apps"] as? [String]).map { "allows " + ($0.isEmpty ? "no app" : $0.joined(separator: ", ")) }
-                    ?? (focus["silence"] as? [String]).map { "silences " + $0.joined(separator: ", ") } ?? ""
-                return [(focus["active"] as? Bool) == true ? "*" : " ", focus["name"] as? String ?? "", allowed,
-                        schedule.isEmpty ? "by hand" : schedule]
+                let schedule = focus.schedule.map { "\($0.days.joined(separator: ",")) \($0.start)–\($0.end)" }
+                    .joined(separator: "; ")
+                let allowed = focus.apps.map { "allows " + ($0.isEmpty ? "no app" : $0.joined(separator: ", ")) }
+                    ?? focus.silence.map { "silences " + $0.joined(separator: ", ") } ?? ""
+                return [focus.active ? "*" : " ", focus.name, allowed, schedule.isEmpty ? "by hand" : schedule]
             }
             print(Table.render(rows))
         }
     }
 
     /// "Work is on until 17:30 (manual)." / "No Focus is on."
-    static func describe(_ focus: Any?) -> String {
-        guard let focus = focus as? [String: Any], let name = focus["name"] as? String else { return "No Focus is on." }
-        var text = "\(name) is on"
-        if let until = (focus["until"] as? String).flatMap(JSONText.parseTimestamp) {
-            text += " until \(Clock.local(until))"
-        }
-        if let source = focus["source"] as? String { text += " (\(source))" }
-        return text + "."
-    }
-}
-
-/// Local times for people.
-enum Clock {
-    static func local(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.dateFormat = Calendar.current.isDateInToday(date) ? "HH:mm" : "EEE HH:mm"
-        return formatter.string(from: date)
+    static func describe(_ focus: StatusReport.Focus?) -> String {
+        guard let focus else { return "No Focus is on." }
+        var text = "\(focus.name) is on"
+        if let until = focus.until.flatMap(Timestamp.parse) { text += " until \(LocalTime.string(until))" }
+        return text + " (\(focus.source))."
     }
 }

@@ -20,22 +20,19 @@ struct HistoryCommand: ParsableCommand {
     }
 
     func run() throws {
-        let entries = try ControlClient().json("History", .tuple([.uint32(limit), .string(app)])) as? [[String: Any]] ?? []
+        let (entries, text) = ControlClient().report([HistoryReport].self, "History", .tuple([.uint32(limit), .string(app)]))
         if json {
-            print(JSONText.encode(entries))
+            print(text)
             return
         }
         guard !entries.isEmpty else {
             print(app.isEmpty ? "No notifications yet." : "No notifications from \(app).")
             return
         }
-        let formatter = DateFormatter()
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
         let rows = entries.map { entry -> [String] in
-            let received = (entry["received"] as? String).flatMap(JSONText.parseTimestamp).map(formatter.string) ?? "?"
-            let summary = (entry["summary"] as? String ?? "").replacingOccurrences(of: "\n", with: " ")
-            return ["\(entry["id"] as? Int ?? 0)", received, entry["app"] as? String ?? "",
-                    entry["level"] as? String ?? "", entry["decision"] as? String ?? "", String(summary.prefix(60))]
+            let received = Timestamp.parse(entry.received).map { LocalTime.string($0, always: true) } ?? "?"
+            let summary = entry.summary.replacingOccurrences(of: "\n", with: " ")
+            return ["\(entry.id)", received, entry.app, entry.level, entry.decision, String(summary.prefix(60))]
         }
         print(Table.render([["ID", "RECEIVED", "APP", "LEVEL", "DECISION", "SUMMARY"]] + rows))
     }

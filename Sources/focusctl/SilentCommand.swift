@@ -1,4 +1,5 @@
 import ArgumentParser
+import FocusBridgeCore
 import FocusBridgeDBus
 
 /// `focusctl silent on|off|toggle`: the Ring/Silent switch.
@@ -20,8 +21,7 @@ struct SilentCommand: ParsableCommand {
         case .on: on = true
         case .off: on = false
         case .toggle:
-            let status = try client.json("Status") as? [String: Any] ?? [:]
-            on = !((status["silent"] as? Bool) ?? false)
+            on = !client.report(StatusReport.self, "Status").value.silent
         }
         client.call("SetSilent", .tuple([.bool(on)]))
         print("Silent mode \(on ? "on" : "off").")

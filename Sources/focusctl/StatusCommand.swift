@@ -1,7 +1,7 @@
 import ArgumentParser
 import FocusBridgeCore
 
-/// `focusctl status`: the downstream, whether it is connected, and the counts.
+/// `focusctl status`: the Focus, silent mode, what is held, the downstream.
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "status", abstract: "Show what FocusBridge is doing.")
 
@@ -9,25 +9,22 @@ struct StatusCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let status = try ControlClient().json("Status") as? [String: Any] ?? [:]
+        let (status, text) = ControlClient().report(StatusReport.self, "Status")
         if json {
-            print(JSONText.encode(status))
+            print(text)
             return
         }
-        let downstream = status["downstream"] as? [String: Any] ?? [:]
-        let counts = status["counts"] as? [String: Any] ?? [:]
-        func count(_ key: String) -> String { "\(counts[key] as? Int ?? 0)" }
-        let connected = (downstream["connected"] as? Bool) == true ? "connected" : "not connected"
-        let next = (status["next-summary"] as? String).flatMap(JSONText.parseTimestamp).map(Clock.local) ?? "none scheduled"
+        let counts = status.counts
+        let downstream = status.downstream
         print(Table.render([
-            ["Focus", FocusCommand.describe(status["focus"])],
-            ["Next summary", next],
-            ["Downstream", "\(downstream["mode"] as? String ?? "?") — \(downstream["target"] as? String ?? "?") (\(connected))"],
-            ["Silent", (status["silent"] as? Bool) == true ? "on" : "off"],
-            ["Received", count("received")],
-            ["Delivered", count("delivered")],
-            ["Waiting", "\(count("queued")) queued, \(count("in-flight")) in flight"],
-            ["Held", "\(count("held-focus")) for Focus, \(count("held-summary")) for the summary"],
+            ["Focus", FocusCommand.describe(status.focus)],
+            ["Next summary", status.nextSummary.flatMap(Timestamp.parse).map { LocalTime.string($0) } ?? "none scheduled"],
+            ["Silent", status.silent ? "on" : "off"],
+            ["Downstream", "\(downstream.mode) — \(downstream.target) (\(downstream.connected ? "connected" : "not connected"))"],
+            ["Received", "\(counts.received ?? 0)"],
+            ["Delivered", "\(counts.delivered ?? 0)"],
+            ["Waiting", "\(counts.queued ?? 0) queued, \(counts.inFlight ?? 0) in flight"],
+            ["Held", "\(counts.heldFocus) for Focus, \(counts.heldSummary) for the summary"],
         ]))
     }
 }

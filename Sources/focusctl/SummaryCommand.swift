@@ -15,15 +15,14 @@ struct SummaryCommand: ParsableCommand {
         var json = false
 
         func run() throws {
-            let summary = try ControlClient().json("Summary") as? [String: Any] ?? [:]
+            let (summary, text) = ControlClient().report(SummaryReport.self, "Summary")
             if json {
-                print(JSONText.encode(summary))
+                print(text)
                 return
             }
-            let next = (summary["next"] as? String).flatMap(JSONText.parseTimestamp).map(Clock.local) ?? "none scheduled"
-            let count = summary["count"] as? Int ?? 0
-            print("Next summary: \(next); \(count) notification\(count == 1 ? "" : "s") held for it.")
-            if let digest = summary["digest"] as? [String: Any], let body = digest["body"] as? String {
+            let next = summary.next.flatMap(Timestamp.parse).map { LocalTime.string($0) } ?? "none scheduled"
+            print("Next summary: \(next); \(summary.count) notification\(summary.count == 1 ? "" : "s") held for it.")
+            if let body = summary.digest?.body {
                 print(body.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
             }
         }

@@ -20,13 +20,18 @@ struct WatchCommand: ParsableCommand {
         // Lines must reach a status bar at once, not when a pipe buffer fills.
         setvbuf(stdout, nil, _IOLBF, 0)
         let waybar = self.waybar
-        let emit: ([String: Any]?) -> Void = { status in
-            print(JSONText.encode(waybar ? Self.waybar(status) : (status ?? ["running": false])))
+        let emit: (StatusReport?) -> Void = { status in
+            if waybar {
+                print(JSONText.encode(WaybarLine(status)))
+            } else if let status {
+                print(JSONText.encode(status.watched))
+            } else {
+                print(#"{"running":false}"#)
+            }
         }
         bus.subscribe(sender: "org.focusbridge.FocusBridge", interface: "org.focusbridge.Control1", member: "StateChanged",
                       path: "/org/focusbridge/FocusBridge") { signal in
-            let text = signal.parameters.child(0).string ?? "{}"
-            emit((try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any])
+            emit(try? JSONText.decode(StatusReport.self, from: signal.parameters.child(0).string ?? "{}"))
         }
         // The daemon starting or stopping is a change too.
         bus.watchName("org.focusbridge.FocusBridge") { owner in
@@ -36,23 +41,26 @@ struct WatchCommand: ParsableCommand {
         MainLoop.run()
     }
 
-    /// waybar's custom-module format: the Focus name as text; alt and class `focus`, `silent`,
-    /// `none` or `off` (daemon not running); the details as tooltip.
-    static func waybar(_ status: [String: Any]?) -> [String: Any] {
+}
+
+/// waybar's custom-module format: the Focus name as text; alt and class `focus`, `silent`,
+/// `none` or `off` (daemon not running); the details as tooltip.
+struct WaybarLine: Encodable {
+    let text: String
+    let alt: String
+    let tooltip: String
+    let `class`: String
+
+    init(_ status: StatusReport?) {
         guard let status else {
-            return ["text": "", "alt": "off", "class": "off", "tooltip": "FocusBridge is not running"]
+            (text, alt, `class`, tooltip) = ("", "off", "off", "FocusBridge is not running")
+            return
         }
-        let focus = status["focus"] as? [String: Any]
-        let name = focus?["name"] as? String
-        let silent = status["silent"] as? Bool ?? false
-        let counts = status["counts"] as? [String: Any] ?? [:]
-        let heldFocus = counts["held-focus"] as? Int ?? 0
-        let heldSummary = counts["held-summary"] as? Int ?? 0
-        var tooltip = [name.map { "Focus: \($0)" } ?? "No Focus"]
-        if let until = (focus?["until"] as? String).flatMap(JSONText.parseTimestamp) { tooltip[0] += " until \(Clock.local(until))" }
-        tooltip.append("Held: \(heldFocus) for Focus, \(heldSummary) for the summary")
-        tooltip.append("Silent mode: \(silent ? "on" : "off")")
-        let state = name != nil ? "focus" : silent ? "silent" : "none"
-        return ["text": name ?? "", "alt": state, "class": state, "tooltip": tooltip.joined(separator: "\n")]
+        var lines = [status.focus.map { "Focus: \($0.name)" } ?? "No Focus"]
+        if let until = status.focus?.until.flatMap(Timestamp.parse) { lines[0] += " until \(LocalTime.string(until))" }
+        lines.append("Held: \(status.counts.heldFocus) for Focus, \(status.counts.heldSummary) for the summary")
+        lines.append("Silent mode: \(status.silent ? "on" : "off")")
+        let state = status.focus != nil ? "focus" : status.silent ? "silent" : "none"
+        (text, alt, `class`, tooltip) = (status.focus?.name ?? "", state, state, lines.joined(separator: "\n"))
     }
 }

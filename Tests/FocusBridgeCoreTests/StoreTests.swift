@@ -52,3 +52,25 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(entry.body.count, HistoryEntry.maxTextLength)
     }
 }
+
+final class TimestampTests: XCTestCase {
+    func testRoundTripWithMilliseconds() {
+        for seconds in [0.0, 1_800_000_000.123, 1_800_000_000.999, 951_782_400.5 /* 2000-02-29 */] {
+            let date = Date(timeIntervalSince1970: seconds)
+            let text = Timestamp.string(date)
+            XCTAssertEqual(text.count, 24, text)
+            XCTAssertEqual(Timestamp.parse(text)!.timeIntervalSince1970, (seconds * 1000).rounded(.down) / 1000, accuracy: 0.0005)
+        }
+        XCTAssertEqual(Timestamp.string(Date(timeIntervalSince1970: 1_800_000_000.123)), "2027-01-15T08:00:00.123Z")
+        XCTAssertEqual(Timestamp.parse("2026-11-21T21:00:00Z"), Date(timeIntervalSince1970: 1_795_294_800))
+        XCTAssertNil(Timestamp.parse("yesterday"))
+        XCTAssertNil(Timestamp.parse("2026-11-21 21:00:00.000Z"))
+    }
+
+    func testReportsWriteNullNotNothing() {
+        let entry = HistoryEntry(id: 3, app: "a", summary: "s", body: "b", level: .passive, decision: .heldFocus,
+                                 received: Date(timeIntervalSince1970: 0))
+        XCTAssertEqual(JSONText.encode(HistoryReport(entry)),
+                       #"{"app":"a","body":"b","close-reason":null,"closed":null,"decision":"held-focus","id":3,"level":"passive","received":"1970-01-01T00:00:00.000Z","summary":"s"}"#)
+    }
+}

@@ -1,0 +1,313 @@
+import Foundation
+
+// The answers of the control interface, as typed values: the daemon encodes them, focusctl
+// decodes them, and the keys live here once. Times are `Timestamp` strings; absent values are
+// written as `null`, never left out.
+
+/// `focusctl status --json`.
+public struct StatusReport: Codable, Equatable, Sendable {
+    public struct Focus: Codable, Equatable, Sendable {
+        public var name: String
+        public var since: String
+        public var until: String?
+        /// `manual` or `scheduled`.
+        public var source: String
+
+        public init(_ active: ActiveFocus) {
+            name = active.name
+            since = Timestamp.string(active.since)
+            until = active.until.map(Timestamp.string)
+            source = active.source.rawValue
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(since, forKey: .since)
+            try container.encode(until, forKey: .until)
+            try container.encode(source, forKey: .source)
+        }
+    }
+
+    public struct Downstream: Codable, Equatable, Sendable {
+        public var mode: String
+        public var target: String
+        public var connected: Bool
+
+        public init(mode: String, target: String, connected: Bool) {
+            self.mode = mode
+            self.target = target
+            self.connected = connected
+        }
+    }
+
+    public struct Counts: Codable, Equatable, Sendable {
+        public var received: Int?
+        public var delivered: Int?
+        public var queued: Int?
+        public var inFlight: Int?
+        public var heldFocus: Int
+        public var heldSummary: Int
+
+        enum CodingKeys: String, CodingKey {
+            case received, delivered, queued
+            case inFlight = "in-flight"
+            case heldFocus = "held-focus"
+            case heldSummary = "held-summary"
+        }
+
+        public init(received: Int?, delivered: Int?, queued: Int?, inFlight: Int?, heldFocus: Int, heldSummary: Int) {
+            self.received = received
+            self.delivered = delivered
+            self.queued = queued
+            self.inFlight = inFlight
+            self.heldFocus = heldFocus
+            self.heldSummary = heldSummary
+        }
+    }
+
+    public var version: String
+    public var silent: Bool
+    public var focus: Focus?
+    public var nextSummary: String?
+    public var downstream: Downstream
+    public var counts: Counts
+
+    enum CodingKeys: String, CodingKey {
+        case version, silent, focus, downstream, counts
+        case nextSummary = "next-summary"
+    }
+
+    public init(version: String, silent: Bool, focus: Focus?, nextSummary: String?, downstream: Downstream, counts: Counts) {
+        self.version = version
+        self.silent = silent
+        self.focus = focus
+        self.nextSummary = nextSummary
+        self.downstream = downstream
+        self.counts = counts
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        try container.encode(silent, forKey: .silent)
+        try container.encode(focus, forKey: .focus)
+        try container.encode(nextSummary, forKey: .nextSummary)
+        try container.encode(downstream, forKey: .downstream)
+        try container.encode(counts, forKey: .counts)
+    }
+
+    /// The state a watcher shows: without the running counters, which change with every notification.
+    public var watched: StatusReport {
+        var copy = self
+        copy.counts.received = nil
+        copy.counts.delivered = nil
+        copy.counts.queued = nil
+        copy.counts.inFlight = nil
+        return copy
+    }
+}
+
+extension StatusReport.Counts {
+    public func encode(to encoder: Encoder) throws {
+        // The running counters are left out of `StateChanged` (nil), kept in `Status`.
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(received, forKey: .received)
+        try container.encodeIfPresent(delivered, forKey: .delivered)
+        try container.encodeIfPresent(queued, forKey: .queued)
+        try container.encodeIfPresent(inFlight, forKey: .inFlight)
+        try container.encode(heldFocus, forKey: .heldFocus)
+        try container.encode(heldSummary, forKey: .heldSummary)
+    }
+}
+
+/// One entry of `focusctl history --json`.
+public struct HistoryReport: Codable, Equatable, Sendable {
+    public var id: UInt32
+    public var app: String
+    public var summary: String
+    public var body: String
+    public var level: String
+    public var decision: String
+    public var received: String
+    public var closed: String?
+    public var closeReason: UInt32?
+
+    enum CodingKeys: String, CodingKey {
+        case id, app, summary, body, level, decision, received, closed
+        case closeReason = "close-reason"
+    }
+
+    public init(_ entry: HistoryEntry) {
+        id = entry.id
+        app = entry.app
+        summary = entry.summary
+        body = entry.body
+        level = entry.level.rawValue
+        decision = entry.decision.rawValue
+        received = Timestamp.string(entry.received)
+        closed = entry.closed.map(Timestamp.string)
+        closeReason = entry.closeReason
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(app, forKey: .app)
+        try container.encode(summary, forKey: .summary)
+        try container.encode(body, forKey: .body)
+        try container.encode(level, forKey: .level)
+        try container.encode(decision, forKey: .decision)
+        try container.encode(received, forKey: .received)
+        try container.encode(closed, forKey: .closed)
+        try container.encode(closeReason, forKey: .closeReason)
+    }
+}
+
+/// `focusctl explain --json`.
+public struct DecisionReport: Codable, Equatable, Sendable {
+    public struct Action: Codable, Equatable, Sendable {
+        public var key: String
+        public var label: String
+    }
+
+    public struct Person: Codable, Equatable, Sendable {
+        public var person: String
+    }
+
+    public var app: String
+    public var appSource: String
+    public var level: String
+    public var decision: String
+    public var communication: Person?
+    public var actions: [Action]
+    public var urgency: Int
+    public var suppressSound: Bool
+    public var previewHidden: Bool
+    public var trace: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case app, level, decision, communication, actions, urgency, trace
+        case appSource = "app-source"
+        case suppressSound = "suppress-sound"
+        case previewHidden = "preview-hidden"
+    }
+
+    public init(_ decision: Decision) {
+        app = decision.app.key
+        appSource = decision.app.source.rawValue
+        level = decision.level.rawValue
+        self.decision = decision.outcome.rawValue
+        communication = decision.communication.map { Person(person: $0.person) }
+        actions = decision.actions.actions.map { Action(key: $0.key, label: $0.label) }
+        urgency = Int(decision.presentation.urgency)
+        suppressSound = decision.presentation.suppressSound
+        previewHidden = decision.presentation.summary != nil
+        trace = decision.trace
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(app, forKey: .app)
+        try container.encode(appSource, forKey: .appSource)
+        try container.encode(level, forKey: .level)
+        try container.encode(decision, forKey: .decision)
+        try container.encode(communication, forKey: .communication)
+        try container.encode(actions, forKey: .actions)
+        try container.encode(urgency, forKey: .urgency)
+        try container.encode(suppressSound, forKey: .suppressSound)
+        try container.encode(previewHidden, forKey: .previewHidden)
+        try container.encode(trace, forKey: .trace)
+    }
+}
+
+/// One entry of `focusctl focus list --json`.
+public struct FocusListReport: Codable, Equatable, Sendable {
+    public struct Entry: Codable, Equatable, Sendable {
+        public var days: [String]
+        public var start: String
+        public var end: String
+    }
+
+    public var name: String
+    public var active: Bool
+    /// Allowed apps (`apps`), or nil when the Focus silences instead.
+    public var apps: [String]?
+    public var silence: [String]?
+    public var people: [String]
+    public var timeSensitive: Bool
+    public var previews: String?
+    public var schedule: [Entry]
+
+    enum CodingKeys: String, CodingKey {
+        case name, active, apps, silence, people, previews, schedule
+        case timeSensitive = "time-sensitive"
+    }
+
+    public init(_ profile: FocusProfile, active: Bool) {
+        name = profile.name
+        self.active = active
+        switch profile.apps {
+        case .allowOnly(let list): apps = list
+        case .silence(let list): silence = list
+        }
+        people = profile.people
+        timeSensitive = profile.timeSensitive
+        previews = profile.previews?.rawValue
+        schedule = profile.schedule.map { Entry(days: $0.days.sorted().map(\.name), start: $0.start.description,
+                                                end: $0.end.description) }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(active, forKey: .active)
+        // One of the two: the other is left out.
+        try container.encodeIfPresent(apps, forKey: .apps)
+        try container.encodeIfPresent(silence, forKey: .silence)
+        try container.encode(people, forKey: .people)
+        try container.encode(timeSensitive, forKey: .timeSensitive)
+        try container.encode(previews, forKey: .previews)
+        try container.encode(schedule, forKey: .schedule)
+    }
+}
+
+/// `focusctl summary --json`: what the next scheduled summary holds.
+public struct SummaryReport: Codable, Equatable, Sendable {
+    public struct Item: Codable, Equatable, Sendable {
+        public var id: UInt32
+        public var app: String
+        public var summary: String
+        public var body: String
+        public var level: String
+        public var relevance: Double
+        public var received: String
+    }
+
+    public struct Text: Codable, Equatable, Sendable {
+        public var title: String
+        public var body: String
+    }
+
+    public var next: String?
+    public var count: Int
+    public var digest: Text?
+    public var items: [Item]
+
+    public init(next: Date?, held: [HeldNotification]) {
+        let ordered = Digest.ordered(held)
+        self.next = next.map(Timestamp.string)
+        count = ordered.count
+        digest = Digest.summary(of: ordered).map { Text(title: $0.title, body: $0.body) }
+        items = ordered.map { Item(id: $0.id, app: $0.app, summary: $0.summary, body: $0.body, level: $0.level.rawValue,
+                                   relevance: $0.relevance, received: Timestamp.string($0.received)) }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(next, forKey: .next)
+        try container.encode(count, forKey: .count)
+        try container.encode(digest, forKey: .digest)
+        try container.encode(items, forKey: .items)
+    }
+}
