@@ -1,16 +1,17 @@
 /// Finds where a table or key stands in the TOML text.
 ///
 /// TOMLKit reports positions for syntax errors only; its tables carry none, so errors about a
-/// well-formed key (unknown, wrong type, bad value) look the key up in the text by its table
-/// path and name.
+/// well-formed key (unknown, wrong type, bad value) look the key up in the text by its full
+/// path — through `[table]` headers, `[[array]]` headers, dotted keys and inline tables.
 struct SourceLocator {
     private struct Line {
         let number: Int
+        let text: Substring
         let indent: Int
         /// The header's table path, for `[a."b.c"]` and `[[a.b]]` lines.
         let header: [String]?
-        /// The key of a `key = value` line.
-        let key: String?
+        /// The key path of a `a.b = value` line.
+        let key: [String]?
     }
 
     private let lines: [Line]
@@ -21,36 +22,49 @@ struct SourceLocator {
             let indent = raw.count - content.count
             if content.hasPrefix("[") {
                 let inner = content.drop { $0 == "[" }
-                return Line(number: index + 1, indent: indent, header: SourceLocator.path(inner, until: "]"), key: nil)
+                return Line(number: index + 1, text: raw, indent: indent, header: SourceLocator.path(inner, until: "]"), key: nil)
             }
             guard !content.hasPrefix("#"), content.contains("=") else {
-                return Line(number: index + 1, indent: indent, header: nil, key: nil)
+                return Line(number: index + 1, text: raw, indent: indent, header: nil, key: nil)
             }
-            let key = SourceLocator.path(content, until: "=")
-            return Line(number: index + 1, indent: indent, header: nil, key: key.count == 1 ? key[0] : key.joined(separator: "."))
+            return Line(number: index + 1, text: raw, indent: indent, header: nil, key: SourceLocator.path(content, until: "="))
         }
     }
 
-    /// The 1-based line and column of `key` in the `occurrence`-th table with this path (array
-    /// tables repeat), or of the table's header when `key` is nil; (1, 1) when not found.
+    /// The 1-based line and column of `key` in the `occurrence`-th table with path `table` (array
+    /// tables repeat), or of the table itself when `key` is nil. Where the exact path is not
+    /// written out (an inline table, a value that is a table), the closest line that leads to
+    /// it; (1, 1) when nothing does.
     func position(table: [String], occurrence: Int = 0, key: String? = nil) -> (line: Int, column: Int) {
+        let target = table + (key.map { [$0] } ?? [])
         var current: [String] = []
         var seen = -1
+        var best: (line: Line, depth: Int)?
         for line in lines {
             if let header = line.header {
                 current = header
                 if header == table { seen += 1 }
-                if key == nil && header == table && seen == occurrence { return (line.number, line.indent + 1) }
+                if header == target && (key != nil || seen == occurrence) { return (line.number, line.indent + 1) }
                 continue
             }
-            if let key, current == table, seen == occurrence, line.key == key { return (line.number, line.indent + 1) }
+            guard let keyPath = line.key else { continue }
+            // Inside an array table, only its `occurrence`-th entry counts.
+            if current == table && seen != occurrence && key != nil { continue }
+            let absolute = current + keyPath
+            if absolute == target { return (line.number, line.indent + 1) }
+            if absolute.starts(with: target) {
+                // A dotted key below the target (`level.deep = …` when `level` is wrong).
+                if best == nil || best!.depth < target.count { best = (line, target.count) }
+            } else if target.starts(with: absolute), absolute.count > (best?.depth ?? 0) {
+                // An inline table holding the target (`"y" = { level = … }`).
+                best = (line, absolute.count)
+            }
         }
-        // A key may also be written dotted under a parent table (`focus.work.apps = …`).
-        if let key, !table.isEmpty {
-            let dotted = table.dropFirst().joined(separator: ".") + "." + key
-            if let line = lines.first(where: { $0.key == dotted }) { return (line.number, line.indent + 1) }
+        guard let best else { return (1, 1) }
+        if best.depth < target.count, let key, let range = best.line.text.range(of: key) {
+            return (best.line.number, best.line.text.distance(from: best.line.text.startIndex, to: range.lowerBound) + 1)
         }
-        return (1, 1)
+        return (best.line.number, best.line.indent + 1)
     }
 
     /// Splits `a."b.c".d` into its parts, stopping at `terminator` outside quotes.

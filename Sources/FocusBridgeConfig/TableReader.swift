@@ -25,12 +25,14 @@ struct TableReader {
             }
         }
         if let apps = try subtable(root, [], "apps") {
+            try checkUnique(apps.keys, ["apps"], what: "app keys")
             for key in apps.keys {
                 guard let table = try subtable(apps, ["apps"], key) else { continue }
                 configuration.policy.apps[key] = try appRule(table, ["apps", key])
             }
         }
         if let focuses = try subtable(root, [], "focus") {
+            try checkUnique(focuses.keys, ["focus"], what: "Focus names")
             for name in focuses.keys {
                 guard let table = try subtable(focuses, ["focus"], name) else { continue }
                 configuration.policy.focuses.append(try focus(name, table))
@@ -221,6 +223,17 @@ struct TableReader {
     }
 
     // MARK: Errors
+
+    /// App keys and Focus names ignore case, so two that differ only in case would be ambiguous.
+    private func checkUnique(_ keys: [String], _ at: [String], what: String) throws(ConfigError) {
+        var seen: [String: String] = [:]
+        for key in keys {
+            if let first = seen[key.lowercased()] {
+                throw error(at + [key], nil, "[\(at.joined(separator: ".")).\"\(key)\"] repeats [\(at.joined(separator: ".")).\"\(first)\"] (\(what) ignore case)")
+            }
+            seen[key.lowercased()] = key
+        }
+    }
 
     private func checkKeys(_ table: TOMLTable, _ at: [String], _ known: [String], what: String = "key") throws(ConfigError) {
         for key in table.keys where !known.contains(key) {

@@ -6,7 +6,8 @@ public final class FileMonitor {
     private let monitor: UnsafeMutablePointer<GFileMonitor>
 
     /// Nil when the file's folder does not exist (GIO would fall back to polling, which wakes
-    /// the process periodically; FocusBridge never polls).
+    /// the process periodically; FocusBridge never polls). The path may name a folder: then its
+    /// appearing, changing and going away are reported.
     public init?(path: String, _ changed: @escaping () -> Void) {
         let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         var isFolder = false

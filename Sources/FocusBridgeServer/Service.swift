@@ -43,7 +43,7 @@ public final class Service {
     private var bridge: Bridge?
     private var focus: FocusController?
     private var control: ControlInterface?
-    private var configMonitor: FileMonitor?
+    private var configWatch: ConfigWatch?
     private var reloadTimer: UInt32 = 0
     private var exitCode: Int32 = 0
     private var ownedNames: [String] = []
@@ -122,7 +122,7 @@ public final class Service {
             self?.stop(exitCode: 1)
         }
         MainLoop.onSignal(SIGHUP) { [weak self] in _ = self?.reload() }
-        configMonitor = FileMonitor(path: options.configPath) { [weak self] in self?.configFileChanged() }
+        configWatch = ConfigWatch(path: options.configPath) { [weak self] in self?.configFileChanged() }
         ScreenLock.follow(on: session) { [weak bridge] locked in bridge?.screenLocked = locked }
         downstream.start()
         daemon?.start()

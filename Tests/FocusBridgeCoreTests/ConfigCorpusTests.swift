@@ -27,6 +27,11 @@ final class ConfigCorpusTests: XCTestCase {
             ("unknown schedule key", "[focus.w]\n[[focus.w.schedule]]\nstart = \"09:00\"\nend = \"10:00\"\nstop = \"11:00\"\n",
              "f.toml:5:1: unknown key `stop`"),
             ("downstream mode", "[downstream]\nmode = \"spwan\"\n", "f.toml:2:1: `mode` must be one of"),
+            ("dotted key at the top", "# apps\n\napps.x.level = \"urgent\"\n", "f.toml:3:1: `level` must be one of"),
+            ("dotted key in a table", "[apps.y]\ndelivery = \"summary\"\n  level.deep = \"passive\"\n", "f.toml:3:3: `level` must be a string"),
+            ("inline table", "[apps]\n\"y\" = { level = \"urgent\" }\n", "f.toml:2:9: `level` must be one of"),
+            ("app keys differing in case", "[apps.Slack]\ncritical = true\n[apps.slack]\ncritical = false\n",
+             "f.toml:3:1: [apps.\"slack\"] repeats [apps.\"Slack\"] (app keys ignore case)"),
         ]
         for (name, text, expected) in corpus {
             XCTAssertThrowsError(try Configuration.parse(text, path: "f.toml"), name) { error in
