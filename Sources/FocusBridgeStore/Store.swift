@@ -22,6 +22,9 @@ public final class Store {
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // Only the daemon opens the file (focusctl asks over D-Bus), so it keeps the lock:
+            // no file locking on every transaction, and a second daemon cannot open the store.
+            try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE")
         }
         database = try DatabaseQueue(path: path, configuration: configuration)
         for file in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) {
@@ -95,7 +98,13 @@ public final class Store {
     /// Records notifications received, in one transaction.
     public func record(_ entries: [HistoryEntry]) throws {
         guard !entries.isEmpty else { return }
-        try database.write { db in try Self.insertHistory(entries, db) }
+        if entries.count == 1 {
+            // One statement commits by itself: no BEGIN and COMMIT to run (this is on the path
+            // of every Notify).
+            try database.writeWithoutTransaction { db in try Self.insertHistory(entries, db) }
+        } else {
+            try database.write { db in try Self.insertHistory(entries, db) }
+        }
     }
 
     private static func insertHistory(_ entries: [HistoryEntry], _ db: Database) throws {
