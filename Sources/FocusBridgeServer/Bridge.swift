@@ -15,7 +15,7 @@ final class Bridge {
     private let store: Store
     private let logger: Logger
     private let clock: Clock
-    private let senders: SenderDirectory
+    let senders: SenderDirectory
     private var ids: IDAllocator
     private var table = NotificationTable()
     private var queue = ForwardQueue<ForwardWork>(maxInFlight: 8)

@@ -31,15 +31,26 @@ final class ControlInterface {
 
     func export() throws(DBusError) {
         try bus.export(path: Self.path, interfaceXML: EmbeddedFiles.controlXML, interface: Self.name) { [self] call in
-            do {
-                try handle(call)
-            } catch let error as ExplainRequest.Invalid {
-                call.fail(DBusError(name: Self.invalidRequest, message: error.description))
-            } catch let error as FocusController.Refused {
-                call.fail(DBusError(name: Self.invalidRequest, message: error.description))
-            } catch {
-                call.fail(DBusError(name: DBusError.failed, message: "\(error)"))
+            // Only the user the bridge runs for may control it (the bus may admit others).
+            bridge.senders.withSender(call.sender) { [self] sender in
+                guard sender.userID == getuid() else {
+                    return call.fail(DBusError(name: "org.freedesktop.DBus.Error.AccessDenied",
+                                               message: "focus-bridge takes control calls from its own user only"))
+                }
+                dispatch(call)
             }
+        }
+    }
+
+    private func dispatch(_ call: MethodCall) {
+        do {
+            try handle(call)
+        } catch let error as ExplainRequest.Invalid {
+            call.fail(DBusError(name: Self.invalidRequest, message: error.description))
+        } catch let error as FocusController.Refused {
+            call.fail(DBusError(name: Self.invalidRequest, message: error.description))
+        } catch {
+            call.fail(DBusError(name: DBusError.failed, message: "\(error)"))
         }
     }
 

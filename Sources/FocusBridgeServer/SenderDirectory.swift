@@ -2,14 +2,21 @@ import FocusBridgeCore
 import FocusBridgeDBus
 import Foundation
 
-/// Finds out which process is behind each client connection, once per connection.
+/// Who is behind a client connection: its process and its user, as the bus tells.
+struct Sender {
+    var process: ProcessIdentity?
+    var userID: UInt32?
+}
+
+/// Finds out which process and user are behind each client connection, once per connection.
 ///
-/// The first call from a connection waits for the bus to tell its PID; later calls from the same
-/// connection use the answer at once, and calls keep their order either way.
+/// The first call from a connection waits for the bus to tell (`GetConnectionCredentials`);
+/// later calls from the same connection use the answer at once, and calls keep their order
+/// either way.
 final class SenderDirectory {
     private let bus: BusConnection
-    private var known: [String: ProcessIdentity?] = [:]
-    private var waiting: [String: [(ProcessIdentity?) -> Void]] = [:]
+    private var known: [String: Sender] = [:]
+    private var waiting: [String: [(Sender) -> Void]] = [:]
     /// The app keys each connection's notifications named: a connection may close what any of
     /// its apps sent, from whichever process.
     private var appKeys: [String: Set<String>] = [:]
@@ -28,14 +35,29 @@ final class SenderDirectory {
 
     /// Calls `body` with the identity of `sender`'s process (nil when the bus cannot tell).
     func withIdentity(of sender: String, _ body: @escaping (ProcessIdentity?) -> Void) {
-        if let identity = known[sender] { return body(identity) }
+        withSender(sender) { body($0.process) }
+    }
+
+    /// Calls `body` with what the bus tells about `sender`.
+    func withSender(_ sender: String, _ body: @escaping (Sender) -> Void) {
+        if let known = known[sender] { return body(known) }
         if waiting[sender] != nil { waiting[sender]!.append(body); return }
         waiting[sender] = [body]
-        bus.processID(of: sender) { [weak self] pid in
+        bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionCredentials",
+                 .tuple([.string(sender)]), replyType: "(a{sv})") { [weak self] result in
             guard let self else { return }
-            let identity = pid.map(Self.identity(ofProcess:))
-            if self.bus.uniqueName != sender { self.known[sender] = identity }
-            for body in self.waiting.removeValue(forKey: sender) ?? [] { body(identity) }
+            var found = Sender()
+            if case .success(let reply) = result {
+                for (key, value) in reply.child(0).dictionaryEntries {
+                    switch key {
+                    case "ProcessID": found.process = value.unboxed.uint32.map(Self.identity(ofProcess:))
+                    case "UnixUserID": found.userID = value.unboxed.uint32
+                    default: break
+                    }
+                }
+            }
+            if self.bus.uniqueName != sender { self.known[sender] = found }
+            for body in self.waiting.removeValue(forKey: sender) ?? [] { body(found) }
         }
     }
 
