@@ -51,6 +51,25 @@ public struct ForwardQueue<Work: Sendable>: Sendable {
 
     public func isWaiting(_ id: UInt32) -> Bool { waitingIndex[id] != nil || parked[id] != nil }
 
+    /// Takes the oldest waiting job out (to keep the queue bounded when the daemon is away).
+    public mutating func dropOldest() -> Job? {
+        if let id = parkedOrder.first, let work = parked.removeValue(forKey: id) {
+            parkedOrder.removeFirst()
+            return Job(id: id, work: work)
+        }
+        while waitingStart < waiting.count {
+            let slot = waitingStart
+            waitingStart += 1
+            if let job = waiting[slot] {
+                waiting[slot] = nil
+                waitingIndex[job.id] = nil
+                compact()
+                return job
+            }
+        }
+        return nil
+    }
+
     /// The next job to send, if a slot is free; it counts as in flight until `finish`.
     public mutating func next() -> Job? {
         guard busy.count < maxInFlight else { return nil }

@@ -19,6 +19,8 @@ final class Bridge {
     private var ids: IDAllocator
     private var table = NotificationTable()
     private var queue = ForwardQueue<ForwardWork>(maxInFlight: 8)
+    /// At most this many notifications wait for the daemon; past it the oldest is given up.
+    static let maxQueued = 10_000
     private var recent = DuplicateTracker()
     /// What is held now, and for a held item already sent out in a digest, that digest's ID.
     private var held: [UInt32: (item: HeldNotification, digest: UInt32?)] = [:]
@@ -345,6 +347,11 @@ final class Bridge {
                                              app: decision.app, process: process),
             expireTimeout: arguments.child(7))
         queue.enqueue(id, .notify(forwarded), merge: ForwardWork.merge)
+        if queue.queued > Self.maxQueued, let oldest = queue.dropOldest() {
+            // Memory stays bounded while the daemon is away: the oldest never shown is given up.
+            logger.warning("more than \(Self.maxQueued) notifications wait for the daemon; notification \(oldest.id) given up")
+            notificationClosed(oldest.id, reason: 4)
+        }
         pump()
     }
 

@@ -62,3 +62,16 @@ final class ForwardQueueTests: XCTestCase {
         XCTAssertEqual(queue.queued, 0)
     }
 }
+
+final class ForwardQueueBoundTests: XCTestCase {
+    func testDropOldestGivesUpTheOldestWaiting() {
+        var queue = ForwardQueue<String>(maxInFlight: 1)
+        for id in UInt32(1)...4 { queue.enqueue(id, "n\(id)") }
+        let sent = queue.next()!
+        XCTAssertEqual(sent.id, 1)
+        XCTAssertEqual(queue.dropOldest()?.id, 2, "in-flight work is not dropped")
+        XCTAssertEqual(queue.queued, 2)
+        queue.finish(1)
+        XCTAssertEqual(queue.next()?.id, 3)
+    }
+}
