@@ -127,35 +127,77 @@ final class Bridge {
                                         body: notification.body, level: decision.level,
                                         relevance: HeldNotification.relevance(of: notification), received: clock.now,
                                         sender: call.sender, processID: process?.processID)
-            do {
-                // Durable before the caller hears the ID.
-                try store.hold(item, payloadType: call.parameters.typeString, payload: call.parameters.bytes, history: history)
-            } catch {
-                logger.error("cannot hold notification \(id) (\(error)); delivering it instead")
-                record(history)
-                call.reply(.tuple([.uint32(id)]))
-                deliver(id, arguments: call.parameters, notification: notification, decision: decision,
-                        sender: call.sender, processID: process?.processID)
-                return
-            }
             held[id] = (item, nil)
-            call.reply(.tuple([.uint32(id)]))
+            // Durable before the caller hears the ID: answered once the batch is committed.
+            let hold = Store.Hold(item: item, payloadType: call.parameters.typeString, payload: call.parameters.bytes)
+            let sender = call.sender
+            pending.holds.append((hold, { [weak self] in
+                // The store refused it: delivering is better than losing it.
+                self?.deliver(id, arguments: call.parameters, notification: notification, decision: decision,
+                              sender: sender, processID: process?.processID)
+            }))
+            commitThenAnswer(call, id, history)
             stateChanged()
         case .dropped:
             if replacesHeld { releaseHeld([id]) }
-            record(history)
-            call.reply(.tuple([.uint32(id)]))
+            commitThenAnswer(call, id, history)
         case .collapsed:
-            record(history)
-            call.reply(.tuple([.uint32(id)]))
+            commitThenAnswer(call, id, history)
             collapse(app: app, arguments: call.parameters, latest: notification.summary)
         case .delivered, .coalesced:
             if replacesHeld { releaseHeld([id]) }
-            record(history)
-            call.reply(.tuple([.uint32(id)]))
+            commitThenAnswer(call, id, history)
             deliver(id, arguments: call.parameters, notification: notification, decision: decision,
                     sender: call.sender, processID: process?.processID)
         }
+    }
+
+    // MARK: Group commit
+
+    /// What waits to be written, and the callers waiting for that write to hear their ID.
+    private struct Batch {
+        var history: [HistoryEntry] = []
+        var holds: [(hold: Store.Hold, fallback: () -> Void)] = []
+        var answers: [(call: MethodCall, id: UInt32)] = []
+    }
+
+    private var pending = Batch()
+    private var flushScheduled = false
+    /// A batch is written at the latest when it has this many answers waiting (a steady flood
+    /// would otherwise keep the main loop from ever being idle).
+    static let maxBatch = 64
+
+    /// Answers `call` with `id` once `history` (and what else this main-loop pass recorded) is
+    /// committed: one transaction for many calls, and nothing acknowledged that a crash could lose.
+    private func commitThenAnswer(_ call: MethodCall, _ id: UInt32, _ history: HistoryEntry) {
+        pending.history.append(history)
+        pending.answers.append((call, id))
+        scheduleFlush()
+    }
+
+    private func scheduleFlush() {
+        if pending.answers.count >= Self.maxBatch { return flush() }
+        guard !flushScheduled else { return }
+        flushScheduled = true
+        MainLoop.whenIdle { [weak self] in self?.flush() }
+    }
+
+    private func flush() {
+        flushScheduled = false
+        let batch = pending
+        pending = Batch()
+        do {
+            try store.commit(history: batch.history, holds: batch.holds.map(\.hold))
+        } catch {
+            logger.error("cannot write \(batch.history.count) notification(s) to the state database (\(error)); forwarding goes on, \(batch.holds.count) that were to be held are delivered instead")
+            for (hold, fallback) in batch.holds {
+                held[hold.item.id] = nil
+                fallback()
+            }
+            if !batch.holds.isEmpty { stateChanged() }
+        }
+        for (call, id) in batch.answers { call.reply(.tuple([.uint32(id)])) }
+        pump()
     }
 
     func close(_ call: MethodCall, id: UInt32) {
@@ -195,6 +237,9 @@ final class Bridge {
     private func releaseHeld(_ ids: [UInt32]) {
         let present = ids.filter { held[$0] != nil }
         guard !present.isEmpty else { return }
+        // Not yet written? Then it must not be written at all.
+        let gone = Set(present)
+        pending.holds.removeAll { gone.contains($0.hold.item.id) }
         do { try store.removeHeld(present) } catch { logger.error("cannot update the held notifications: \(error)") }
         for id in present { held[id] = nil }
         stateChanged()
@@ -322,9 +367,8 @@ final class Bridge {
     }
 
     private func record(_ entry: HistoryEntry) {
-        do { try store.record([entry]) } catch {
-            logger.error("cannot record notification \(entry.id) in history: \(error)")
-        }
+        pending.history.append(entry)
+        scheduleFlush()
     }
 
     /// Queues a notification for the daemon with the decided actions and presentation.
@@ -357,6 +401,8 @@ final class Bridge {
 
     /// Sends what may be sent now: in order, within the in-flight bound, only while the daemon is there.
     private func pump() {
+        // Reply first, forward after: what was just accepted goes out once its callers are answered.
+        guard !flushScheduled else { return }
         while downstream.isConnected, let job = queue.next() {
             switch job.work {
             case .notify(let notification):

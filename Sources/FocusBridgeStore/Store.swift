@@ -174,19 +174,46 @@ public final class Store {
     /// Holds a notification and records it in history, in one transaction: once this returns,
     /// the notification survives a crash.
     public func hold(_ item: HeldNotification, payloadType: String, payload: [UInt8], history: HistoryEntry) throws {
+        try commit(history: [history], holds: [Hold(item: item, payloadType: payloadType, payload: payload)])
+    }
+
+    private static func insertHeld(_ hold: Hold, _ db: Database) throws {
+        let item = hold.item
+        let (kind, focus): (String, String?) = switch item.reason {
+        case .summary: ("summary", nil)
+        case .focus(let name): ("focus", name)
+        }
+        let statement = try db.cachedStatement(sql: """
+            INSERT OR REPLACE INTO held (id, kind, focus, app, summary, body, level, relevance, received, sender, pid,
+                                         digest, payload_type, payload)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)
+            """)
+        try statement.execute(arguments: [Int64(item.id), kind, focus, item.app, item.summary, item.body, item.level.rawValue,
+                                          item.relevance, item.received.timeIntervalSince1970, item.sender,
+                                          item.processID.map { Int64($0) }, hold.payloadType, Data(hold.payload)])
+    }
+
+    /// A held notification with its original `Notify` arguments, for `commit`.
+    public struct Hold: Sendable {
+        public var item: HeldNotification
+        public var payloadType: String
+        public var payload: [UInt8]
+
+        public init(item: HeldNotification, payloadType: String, payload: [UInt8]) {
+            self.item = item
+            self.payloadType = payloadType
+            self.payload = payload
+        }
+    }
+
+    /// Records history and held notifications together, in one transaction (group commit: many
+    /// calls answered by one write).
+    public func commit(history: [HistoryEntry], holds: [Hold]) throws {
+        guard !history.isEmpty || !holds.isEmpty else { return }
+        if holds.isEmpty && history.count == 1 { return try record(history) }
         try database.write { db in
-            let (kind, focus): (String, String?) = switch item.reason {
-            case .summary: ("summary", nil)
-            case .focus(let name): ("focus", name)
-            }
-            try db.execute(sql: """
-                INSERT OR REPLACE INTO held (id, kind, focus, app, summary, body, level, relevance, received, sender, pid,
-                                             digest, payload_type, payload)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)
-                """, arguments: [Int64(item.id), kind, focus, item.app, item.summary, item.body, item.level.rawValue,
-                                 item.relevance, item.received.timeIntervalSince1970, item.sender,
-                                 item.processID.map { Int64($0) }, payloadType, Data(payload)])
-            try Self.insertHistory([history], db)
+            for hold in holds { try Self.insertHeld(hold, db) }
+            try Self.insertHistory(history, db)
         }
     }
 
