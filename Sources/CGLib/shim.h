@@ -2,3 +2,4 @@
 #include <gio/gunixfdlist.h>
 #include <glib-unix.h>
 #include <sys/timerfd.h>
+#include <malloc.h>

@@ -4,10 +4,13 @@ import CGLib
 public struct DBusError: Error, CustomStringConvertible, Sendable {
     public let name: String
     public let message: String
+    /// Sent by the other end or the bus (not made up here, as a local time-out is).
+    public let isRemote: Bool
 
-    public init(name: String, message: String) {
+    public init(name: String, message: String, isRemote: Bool = false) {
         self.name = name
         self.message = message
+        self.isRemote = isRemote
     }
 
     /// Takes over (and frees) a GError from a GIO call.
@@ -19,12 +22,11 @@ public struct DBusError: Error, CustomStringConvertible, Sendable {
         defer { g_error_free(error) }
         let remote = g_dbus_error_get_remote_error(error)
         defer { g_free(remote) }
-        if g_dbus_error_is_remote_error(error) != 0 {
-            g_dbus_error_strip_remote_error(error)
-        }
+        let isRemote = g_dbus_error_is_remote_error(error) != 0
+        if isRemote { g_dbus_error_strip_remote_error(error) }
         let name = remote.map { String(cString: $0) }
             ?? DBusError.name(forDomain: error.pointee.domain, code: error.pointee.code)
-        self.init(name: name, message: String(cString: error.pointee.message))
+        self.init(name: name, message: String(cString: error.pointee.message), isRemote: isRemote)
     }
 
     /// The well-known D-Bus error name for a local GIO error, so callers can match on names only.

@@ -17,6 +17,8 @@ final class Bridge {
     private let clock: Clock
     let senders: SenderDirectory
     private var ids: IDAllocator
+    /// An ID block reserved but not yet stored (the disk refused it).
+    private var unsavedHighWater: UInt32?
     private var table = NotificationTable()
     private var queue = ForwardQueue<ForwardWork>(maxInFlight: 8)
     /// At most this many notifications wait for the daemon; past it the oldest is given up.
@@ -162,6 +164,8 @@ final class Bridge {
     }
 
     private var pending = Batch()
+    /// Notifications handled since the heap was last trimmed.
+    private var sinceTrim = 0
     private var flushScheduled = false
     /// A batch is written at the latest when it has this many answers waiting (a steady flood
     /// would otherwise keep the main loop from ever being idle).
@@ -189,7 +193,7 @@ final class Bridge {
         do {
             try store.commit(history: batch.history, holds: batch.holds.map(\.hold))
         } catch {
-            logger.error("cannot write \(batch.history.count) notification(s) to the state database (\(error)); forwarding goes on, \(batch.holds.count) that were to be held are delivered instead")
+            logger.error("cannot write \(batch.history.count) notification(s) to the state database (\(oneLine(error))); forwarding goes on, \(batch.holds.count) that were to be held are delivered instead")
             for (hold, fallback) in batch.holds {
                 held[hold.item.id] = nil
                 fallback()
@@ -197,6 +201,7 @@ final class Bridge {
             if !batch.holds.isEmpty { stateChanged() }
         }
         for (call, id) in batch.answers { call.reply(.tuple([.uint32(id)])) }
+        sinceTrim += batch.answers.count
         pump()
     }
 
@@ -240,7 +245,7 @@ final class Bridge {
         // Not yet written? Then it must not be written at all.
         let gone = Set(present)
         pending.holds.removeAll { gone.contains($0.hold.item.id) }
-        do { try store.removeHeld(present) } catch { logger.error("cannot update the held notifications: \(error)") }
+        do { try store.removeHeld(present) } catch { logger.error("cannot update the held notifications: \(oneLine(error))") }
         for id in present { held[id] = nil }
         stateChanged()
     }
@@ -341,10 +346,29 @@ final class Bridge {
         var entry = collapses[key] ?? (id: newID(), count: 0)
         entry.count += 1
         collapses[key] = entry
+        // The first right away, then at most a few updates a second: a flood must not become a
+        // flood of updates to the daemon.
+        let appName = arguments.child(0)
+        let icon = arguments.child(2)
+        if entry.count == 1 {
+            showCollapse(app: app, appName: appName, icon: icon, latest: latest)
+        } else if collapseTimers[key] == nil {
+            collapseTimers[key] = MainLoop.after(milliseconds: Self.collapseUpdateMilliseconds) { [weak self] in
+                self?.collapseTimers[key] = nil
+                self?.showCollapse(app: app, appName: appName, icon: icon, latest: latest)
+            }
+        }
+    }
+
+    private var collapseTimers: [String: UInt32] = [:]
+    static let collapseUpdateMilliseconds: UInt32 = 250
+
+    private func showCollapse(app: AppIdentity, appName: Variant, icon: Variant, latest: String) {
+        guard let entry = collapses[app.key.lowercased()] else { return }
         let title = "\(entry.count) more from \(app.key)"
         let request = NotificationRequest(appName: app.key, summary: title, body: latest,
                                           hints: [LevelResolver.levelHint: .string("passive")])
-        let collapsed = Variant.tuple([arguments.child(0), .uint32(0), arguments.child(2), .string(title), .string(latest),
+        let collapsed = Variant.tuple([appName, .uint32(0), icon, .string(title), .string(latest),
                                        .strings([]), .dictionary([]), .int32(-1)])
         var context = policyContext()
         context.activeFocus = nil
@@ -358,9 +382,14 @@ final class Bridge {
 
     private func newID() -> UInt32 {
         let allocation = ids.allocate()
-        if let reserve = allocation.reserve {
-            do { try store.setIDHighWater(reserve) } catch {
-                logger.error("cannot record the ID high-water mark: \(error)")
+        if let reserve = allocation.reserve { unsavedHighWater = reserve }
+        if let mark = unsavedHighWater {
+            // Until the mark is stored, a restart could hand these IDs out again: keep trying.
+            do {
+                try store.setIDHighWater(mark)
+                unsavedHighWater = nil
+            } catch {
+                logger.error("cannot record the ID high-water mark: \(oneLine(error)); trying again with the next notification")
             }
         }
         return allocation.id
@@ -403,6 +432,7 @@ final class Bridge {
     private func pump() {
         // Reply first, forward after: what was just accepted goes out once its callers are answered.
         guard !flushScheduled else { return }
+        defer { trimAfterBurst() }
         while downstream.isConnected, let job = queue.next() {
             switch job.work {
             case .notify(let notification):
@@ -420,6 +450,14 @@ final class Bridge {
                 }
             }
         }
+    }
+
+    /// After a burst, once everything is sent, gives the freed heap back to the system: malloc
+    /// keeps it otherwise, and the bridge would stay as large as its largest flood.
+    private func trimAfterBurst() {
+        guard sinceTrim >= 1000, queue.inFlight == 0, queue.queued == 0, !flushScheduled else { return }
+        sinceTrim = 0
+        MainLoop.whenIdle { Heap.trim() }
     }
 
     private func forwarded(_ job: ForwardQueue<ForwardWork>.Job, result: Result<UInt32, DBusError>) {
@@ -454,7 +492,7 @@ final class Bridge {
     }
 
     private func recordClosed(_ closings: [(id: UInt32, reason: UInt32, at: Date)]) {
-        do { try store.markClosed(closings) } catch { logger.error("cannot record closings: \(error)") }
+        do { try store.markClosed(closings) } catch { logger.error("cannot record closings: \(oneLine(error))") }
     }
 
     private func emit(_ signal: String, to destination: String, _ arguments: Variant) {
@@ -462,6 +500,11 @@ final class Bridge {
         bus.emitSignal(destination: destination, path: NotificationsInterface.path,
                        interface: NotificationsInterface.name, name: signal, arguments)
     }
+}
+
+/// An error as one log line (SQLite's messages quote statements that span lines).
+func oneLine(_ error: Error) -> String {
+    String(describing: error).split(separator: "\n").map { String($0) }.joined(separator: " ")
 }
 
 extension Bridge: DownstreamEvents {

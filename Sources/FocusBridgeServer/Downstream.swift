@@ -33,8 +33,10 @@ protocol DownstreamEvents: AnyObject {
 }
 
 extension DBusError {
-    /// The error says the daemon is not there (as opposed to refusing the call).
+    /// The error says the daemon is not there (as opposed to refusing the call): also the bus's
+    /// NoReply for a call the daemon took with it when it died.
     var meansDaemonAbsent: Bool {
         [DBusError.serviceUnknown, DBusError.nameHasNoOwner, DBusError.disconnected].contains(name)
+            || (name == DBusError.noReply && isRemote)
     }
 }

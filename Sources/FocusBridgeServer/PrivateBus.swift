@@ -13,9 +13,10 @@ final class PrivateBus {
     private let process: Subprocess
     private let configPath: String
 
-    init(logger: Logger) throws {
-        let directory = FileManager.default.temporaryDirectory.path
-        configPath = "\(directory)/focus-bridge-bus-\(getpid()).conf"
+    /// `directory` is the bridge's private state folder (0700): a config file in a shared
+    /// folder such as /tmp could be put there first by another user.
+    init(directory: String, logger: Logger) throws {
+        configPath = "\(directory)/private-bus.conf"
         try EmbeddedFiles.privateBusConfig.write(toFile: configPath, atomically: true, encoding: .utf8)
         process = try Subprocess(["dbus-daemon", "--config-file=\(configPath)", "--nofork", "--print-address=1"],
                                  captureStandardOutput: true)

@@ -176,7 +176,7 @@ public final class Service {
             return BusDownstream(mode: "address", target: name, connection: connection, daemonName: name,
                                  passthroughNames: passthroughNames, logger: logger)
         case .spawn(let command):
-            let bus = try PrivateBus(logger: logger)
+            let bus = try PrivateBus(directory: options.stateDirectory, logger: logger)
             privateBus = bus
             bus.onExit { [weak self] how in
                 self?.logger.error("the private bus \(how); exiting")
