@@ -311,10 +311,28 @@ final class Bridge {
 
     /// Sends held notifications as themselves, each to be answered to its own app.
     func replay(_ ids: [UInt32]) {
+        replayBacklog.append(contentsOf: ids)
+        feedReplays()
+    }
+
+    /// Held notifications waiting to be replayed, oldest first; they stay held (and durable)
+    /// until they go into the forward queue.
+    private var replayBacklog: [UInt32] = []
+    private var replayStart = 0
+    /// Replays go into the forward queue only while it is this short, so a Show All of a
+    /// hundred thousand never overruns the queue's bound.
+    static let replayQueueRoom = 512
+
+    private func feedReplays() {
+        guard replayStart < replayBacklog.count else { return }
         var context = policyContext()
         context.activeFocus = nil
-        for id in ids {
+        var released: [UInt32] = []
+        while replayStart < replayBacklog.count && queue.queued < Self.replayQueueRoom {
+            let id = replayBacklog[replayStart]
+            replayStart += 1
             guard let item = held[id]?.item else { continue }
+            released.append(id)
             guard let payload = try? store.heldPayload(id), let arguments = Variant(type: payload.type, bytes: payload.bytes),
                   arguments.typeString == "(susssasa{sv}i)" else {
                 logger.error("the stored notification \(id) cannot be read; dropped")
@@ -325,7 +343,11 @@ final class Bridge {
             deliver(id, arguments: arguments, notification: notification, decision: decision, sender: item.sender,
                     processID: item.processID)
         }
-        releaseHeld(ids)
+        if replayStart == replayBacklog.count {
+            replayBacklog = []
+            replayStart = 0
+        }
+        releaseHeld(released)
     }
 
     private func digestAction(_ digestID: UInt32, key: String) {
@@ -466,6 +488,7 @@ final class Bridge {
             queue.finish(job.id)
             delivered += 1
             if table[job.id] != nil { table.bind(job.id, daemonID: daemonID) }
+            feedReplays()
         case .failure(let error) where error.meansDaemonAbsent:
             queue.retry(job) // sent again when the daemon is back
         case .failure(let error):
