@@ -32,6 +32,7 @@ public struct Configuration: Equatable, Sendable {
 
     /// Parses TOML text; `path` names it in error messages.
     public static func parse(_ text: String, path: String) throws(ConfigError) -> Configuration {
+        try HeaderCheck.check(text, path: path)
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)

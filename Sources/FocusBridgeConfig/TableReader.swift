@@ -74,7 +74,9 @@ struct TableReader {
         if let labels = try strings(table, at, "destructive-labels") { settings.destructiveLabels = labels }
         if let marker = try string(table, at, "destructive-marker") { settings.destructiveMarker = marker }
         if let seconds = try integer(table, at, "coalesce-seconds") {
-            guard seconds >= 0 else { throw error(at, "coalesce-seconds", "`coalesce-seconds` must not be negative") }
+            guard (0...86_400).contains(seconds) else {
+                throw error(at, "coalesce-seconds", "`coalesce-seconds` must be from 0 to 86400 (a day)")
+            }
             settings.coalesceSeconds = seconds
         }
         if let after = try string(table, at, "after-focus") { settings.afterFocus = try choice(after, at, "after-focus", AfterFocus.self) }
@@ -87,7 +89,9 @@ struct TableReader {
             settings.rateLimit = limit
         }
         if let seconds = try integer(table, at, "rate-limit-seconds") {
-            guard seconds >= 1 else { throw error(at, "rate-limit-seconds", "`rate-limit-seconds` must be at least 1") }
+            guard (1...86_400).contains(seconds) else {
+                throw error(at, "rate-limit-seconds", "`rate-limit-seconds` must be from 1 to 86400 (a day)")
+            }
             settings.rateLimitSeconds = seconds
         }
         return settings

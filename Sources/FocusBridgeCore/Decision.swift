@@ -89,7 +89,7 @@ public enum Policy {
         if let original = context.recent.original(appKey: app.key, summary: notification.summary, body: notification.body,
                                                   now: context.now, window: window) {
             replaces = original
-            trace.append("delivery: coalesced (the same as notification \(original), still open, less than \(Int(window)) s ago)")
+            trace.append("delivery: coalesced (the same as notification \(original), still open, less than \(Int(min(window, 1e9))) s ago)")
             return .coalesced
         }
         if rule.delivery == .summary {
@@ -114,7 +114,7 @@ public enum Policy {
         }
         let isUpdate = notification.replacesID != 0
         if level != .critical, !isUpdate, context.flood.isFlooding(app.key, at: context.now) {
-            trace.append("delivery: collapsed (\(app.key) sent more than \(context.flood.limit) in \(Int(context.flood.window)) s; "
+            trace.append("delivery: collapsed (\(app.key) sent more than \(context.flood.limit) in \(Int(min(context.flood.window, 1e9))) s; "
                          + "counted in its \"more from\" notification)")
             return .collapsed
         }

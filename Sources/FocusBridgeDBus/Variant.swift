@@ -48,7 +48,8 @@ public final class Variant: @unchecked Sendable {
         case "y": return Int64(g_variant_get_byte(pointer))
         case "n": return Int64(g_variant_get_int16(pointer))
         case "q": return Int64(g_variant_get_uint16(pointer))
-        case "i", "h": return Int64(g_variant_get_int32(pointer))
+        case "i": return Int64(g_variant_get_int32(pointer))
+        case "h": return Int64(g_variant_get_handle(pointer))
         case "u": return Int64(g_variant_get_uint32(pointer))
         case "x": return Int64(g_variant_get_int64(pointer))
         case "t":
