@@ -47,7 +47,7 @@ STRIP ?= strip
 PREFIX ?= $(HOME)/.local
 DESTDIR ?=
 
-.PHONY: all deps build test run release install uninstall bench test-sanitize
+.PHONY: all deps build test run release install uninstall bench test-sanitize fuzz
 
 all: build
 
@@ -60,6 +60,10 @@ build:
 test: deps build
 	$(SWIFT) test
 	$(PYTHON) -m pytest -q -p no:cacheprovider Tests/integration
+
+# libFuzzer targets (Fuzz/), each for FUZZ_SECONDS (default 60); not part of `make test`.
+fuzz: deps
+	bash scripts/fuzz.sh
 
 # Each sanitizer builds in a folder of its own; GLib's own allocations live until exit, so
 # leak reports are off (ASan still catches use-after-free, overflows and double frees).
