@@ -17,7 +17,7 @@ struct SourceLocator {
     private let lines: [Line]
 
     init(text: String) {
-        lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { index, raw in
+        lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated().map { index, raw in
             let content = raw.drop { $0 == " " || $0 == "\t" }
             let indent = raw.count - content.count
             if content.hasPrefix("[") {

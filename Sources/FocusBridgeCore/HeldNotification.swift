@@ -39,9 +39,10 @@ public struct HeldNotification: Equatable, Sendable {
         self.processID = processID
     }
 
-    /// The relevance hint of a notification, clamped to 0…1.
+    /// The relevance hint of a notification, clamped to 0…1; NaN counts as 0 (SQLite would store
+    /// it as NULL and the sort would have no order; fuzz finding 8).
     public static func relevance(of notification: NotificationRequest) -> Double {
-        guard case .double(let value) = notification.hints["x-focus-relevance"] else { return 0 }
+        guard case .double(let value) = notification.hints["x-focus-relevance"], !value.isNaN else { return 0 }
         return min(max(value, 0), 1)
     }
 }

@@ -2,6 +2,7 @@ import CGLib
 import FocusBridgeConfig
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeStore
 import Foundation
 import Testing
 
@@ -33,6 +34,60 @@ import Testing
         await #expect(processExitsWith: .success) {
             FuzzRegression.expectConfigError("[[[focus.x.schedule]]]\n")
         }
+    }
+
+    /// Finding 7: `HeaderCheck` (the fix of finding 1) reads the file line by line and counts
+    /// `"""` and `'''` per line to know whether a line is inside a multi-line string. A line whose
+    /// count is odd for another reason — triple quotes inside a one-line literal string, in a
+    /// comment, or the other kind of triple quote inside a multi-line string — makes it skip the
+    /// lines after it, and toml++ aborted on a bad header there as before. Fixed: `HeaderCheck`
+    /// now reads strings, escapes, comments and arrays as TOML's lexer does.
+    @Test func headerCheckIsNotFooledByTripleQuotes() async {
+        await #expect(processExitsWith: .success) {
+            FuzzRegression.expectConfigError("a = '''x \"\"\" y'''\n[*]\n")
+        }
+        await #expect(processExitsWith: .success) {
+            FuzzRegression.expectConfigError("# see \"\"\"\n[*]\n")
+        }
+        await #expect(processExitsWith: .success) {
+            FuzzRegression.expectConfigError("a = \"\"\"\nx '''\n\"\"\"\n[*]\n")
+        }
+        // Nor may it refuse what only looks like a header inside a string or an array.
+        let lookalikes = ["a = \"\"\"\n[*]\n\\\"\"\"\"\n[general]\n", "a = '''\n[\n'''\n", "a = [\n[1], # ]\n]\n",
+                          "a = \"[*] \\\" #\"\n[general]\n", "a = \"\"\"x\"\"\"\"\"\n[general]\n"]
+        for text in lookalikes {
+            do {
+                _ = try Configuration.parse(text, path: "f.toml")
+            } catch {
+                #expect(!error.message.contains("table header"), "\(text.debugDescription): \(error)")
+            }
+        }
+    }
+
+    /// Finding 8: `x-focus-relevance = <nan>` (a double any client can send) comes out of
+    /// `HeldNotification.relevance(of:)` as NaN: `min(max(nan, 0), 1)` is NaN. SQLite stores a NaN
+    /// as NULL, the `relevance` column is NOT NULL, so the group commit of the batch it is in
+    /// fails: a notification held during a Focus makes the bridge lose the history rows of every
+    /// notification answered with it (up to 64) and deliver the held ones through the Focus.
+    /// Fixed: NaN counts as 0.
+    @Test func nanRelevanceIsClampedAndStored() throws {
+        let nan = NotificationRequest(appName: "Mail", summary: "s", hints: ["x-focus-relevance": .double(.nan)])
+        let relevance = HeldNotification.relevance(of: nan)
+        #expect((0...1).contains(relevance))
+
+        let directory = NSTemporaryDirectory() + "focus-bridge-fuzz-regression-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try Store(directory: directory)
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let held = HeldNotification(id: 2, reason: .focus("Work"), app: "Mail", summary: "s", body: "", level: .active,
+                                    relevance: relevance, received: now, sender: ":1.9", processID: nil)
+        let other = HistoryEntry(id: 1, app: "Chat", summary: "delivered in the same batch", body: "", level: .active,
+                                 decision: .delivered, received: now)
+        let history = HistoryEntry(id: 2, app: "Mail", summary: "s", body: "", level: .active, decision: .heldFocus,
+                                   received: now)
+        try store.commit(history: [other, history], holds: [Store.Hold(item: held, payloadType: "(s)", payload: [0x73, 0])])
+        #expect(try store.history(limit: 10).count == 2)
+        #expect(try store.heldNotifications().count == 1)
     }
 
     /// Finding 2: a hint of type `h` (a Unix fd handle, which a client may put in a `v`) makes

@@ -82,7 +82,17 @@ BROKEN = [
      "level.deep", ["level"]),
     ("inline-table", PREAMBLE + '[apps]\n"x" = { level = "passive" }\n"y" = { level = "urgent" }\n',
      '"y" = {', ["level"]),
+    # files toml++ 3.4 would abort on instead of reporting (Fuzz/README.md, findings 1, 7, 9, 10):
+    # refused with the place where the parser stops, never a crash of focusctl or the bridge
+    ("nameless-table-header", PREAMBLE + '[*]\nlevel = "passive"\n', "[*]", []),
+    ("header-after-triple-quotes-in-a-comment", PREAMBLE + '# see """\n[Ärger]\n', "[Ärger]", []),
+    ("parser-crash-date-time", PREAMBLE + 'max-actions = 1979-05-27T:00\n', "1979-05-27T:00", ["TOML parser"]),
+    ("parser-crash-array", PREAMBLE + 'destructive-labels = ["Delete", }\n', "destructive-labels", ["TOML parser"]),
+    # Windows line ends count as line ends
+    ("crlf-unknown-key", (PREAMBLE + '[apps."x"]\nlevle = "passive"\n').replace("\n", "\r\n"), "levle", ["levle", "level"]),
 ]
+
+PARSER_CRASHES = sorted((REPO / "Fuzz" / "crashes" / "config-parser").iterdir())
 
 
 def culprit_lines(text, marker):
@@ -131,6 +141,19 @@ def test_check_config_reports_path_line_column(fc_plain, tmp_path, case, text, m
     assert column >= 1
     for w in words:
         assert w in message, "%s: message %r does not mention %r" % (case, message, w)
+
+
+@pytest.mark.parametrize("reproducer", PARSER_CRASHES, ids=[p.name for p in PARSER_CRASHES])
+def test_check_config_survives_what_the_parser_crashes_on(fc_plain, reproducer):
+    """The fuzzer's reproducers of toml++ assertion failures: each one a clear error with its
+    place, not an abort."""
+    r = fc_plain("check-config", str(reproducer))
+    assert r.returncode == 1, "exit %d (stderr %r)" % (r.returncode, r.stderr[-500:])
+    m = re.match(r"^%s:(\d+):(\d+): (\S.*)$" % re.escape(str(reproducer)), first_output_line(r))
+    assert m, "not PATH:LINE:COLUMN: message: %r" % first_output_line(r)
+    lines = reproducer.read_bytes().splitlines() or [b""]
+    line, column = int(m.group(1)), int(m.group(2))
+    assert 1 <= line <= len(lines) and 1 <= column <= len(lines[line - 1].decode(errors="replace")) + 1, (line, column)
 
 
 def test_unknown_key_suggests_the_right_one(fc_plain, tmp_path):
@@ -246,6 +269,21 @@ def test_reload_of_a_broken_file_keeps_the_old_config(policy_bridge, client, foc
     replace_file(path, ACTIVE_X)
     wait_level(focusctl, "active", what="fixed file")
     assert send.urgency() == (1, "active")
+
+
+def test_reload_of_a_file_the_parser_crashes_on_keeps_the_bridge(policy_bridge, client, focusctl, tmp_path):
+    b, fake = policy_bridge(PASSIVE_X)
+    send = Sender(client, fake)
+    path = config_file(tmp_path)
+    replace_file(path, ACTIVE_X + "when = 1979-05-27T:00\n")
+    r = focusctl("reload")
+    assert r.returncode == 1, "exit %d, %r" % (r.returncode, r.stdout + r.stderr)
+    loc = location_line(r.stderr + "\n" + r.stdout, path)
+    assert loc and loc[:2] == (3, 19), "focusctl reload did not say where the parser stops: %r" % (r.stdout + r.stderr)
+    assert b.alive(), "the bridge died reading the file"
+    assert send.urgency() == (0, "passive"), "a refused config changed the behaviour"
+    replace_file(path, ACTIVE_X)
+    wait_level(focusctl, "active", what="fixed file")
 
 
 def test_reload_on_focusctl_reload(policy_bridge, client, focusctl, tmp_path):

@@ -26,11 +26,6 @@ public enum Fuzz {
         abort()
     }
 
-    /// `FUZZ_SKIP_KNOWN=1`: inputs that would hit a crash already found and reported, but not fixed
-    /// yet, are skipped, so that a long run can look past it (see README.md, "Findings"). Off by
-    /// default: `make fuzz` fails while a known crash is unfixed.
-    public static let skipKnown = ProcessInfo.processInfo.environment["FUZZ_SKIP_KNOWN"] == "1"
-
     /// The input bytes as a Swift array.
     public static func bytes(_ data: UnsafePointer<UInt8>, _ size: Int) -> [UInt8] {
         Array(UnsafeBufferPointer(start: data, count: size))
