@@ -39,11 +39,14 @@ public enum ActionNormaliser {
         }
 
         let flagged = Set(destructiveKeys)
-        let words = settings.destructiveLabels.map(Self.words)
+        // Only a notification with actions needs the destructive phrases split into words (most
+        // have none, and this runs for every Notify).
+        var phrases: [[String]]?
         func isDestructive(_ pair: ActionPair) -> Bool {
             if flagged.contains(pair.key) { return true }
+            if phrases == nil { phrases = settings.destructiveLabels.map(Self.words).filter { !$0.isEmpty } }
             let labelWords = Self.words(pair.label)
-            return words.contains { phrase in !phrase.isEmpty && labelWords.containsRun(phrase) }
+            return phrases!.contains { labelWords.containsRun($0) }
         }
 
         var clickAction: ActionPair?
@@ -86,9 +89,35 @@ public enum ActionNormaliser {
         return Result(actions: actions, originalKeys: originalKeys, trace: trace)
     }
 
-    /// A label's words, lowercased (letters and digits; everything else separates).
+    /// A label's words, lowercased: runs of letters, marks and digits (Unicode L*, M* and N*, the
+    /// set Foundation calls `alphanumerics`); everything else separates. Written out by hand:
+    /// Foundation's `components(separatedBy:)` cost more than the whole rest of the policy.
     static func words(_ text: String) -> [String] {
-        text.lowercased().components(separatedBy: CharacterSet.alphanumerics.inverted).filter { !$0.isEmpty }
+        var words: [String] = []
+        var word = String.UnicodeScalarView()
+        for scalar in text.lowercased().unicodeScalars {
+            if isAlphanumeric(scalar) {
+                word.append(scalar)
+            } else if !word.isEmpty {
+                words.append(String(word))
+                word = String.UnicodeScalarView()
+            }
+        }
+        if !word.isEmpty { words.append(String(word)) }
+        return words
+    }
+
+    private static func isAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII {
+            return ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+        }
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber:
+            return true
+        default:
+            return false
+        }
     }
 }
 

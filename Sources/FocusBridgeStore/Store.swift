@@ -73,6 +73,11 @@ public final class Store {
                 t.column("payload", .blob).notNull()       // serialised GVariant, byte for byte
             }
         }
+        migrator.registerMigration("v3-no-app-index") { db in
+            // `history --app` compares without regard to case, which this index cannot serve; it
+            // only cost a third B-tree write on every Notify.
+            try db.drop(index: "history_app")
+        }
         return migrator
     }
 

@@ -1,4 +1,5 @@
-import FocusBridgeCore
+import Foundation
+@testable import FocusBridgeCore
 import XCTest
 
 /// Every rule of PRODUCT.md §4, one case each: client actions → forwarded actions.
@@ -57,6 +58,18 @@ final class ActionNormaliserTests: XCTestCase {
         let result = ActionNormaliser.normalise(["default", "Discard draft"], destructiveKeys: [], settings: GeneralSettings())
         XCTAssertEqual(result.originalKeys[ActionNormaliser.demotedDefaultKey], "default")
         XCTAssertTrue(result.trace.joined().contains("destructive"))
+    }
+
+    /// The hand-written word splitter agrees with Foundation's alphanumerics, which it replaced
+    /// for speed, on labels in many scripts and with marks, digits and punctuation.
+    func testWordsAgreeWithFoundationsAlphanumerics() {
+        let labels = ["Delete", "Mark as spam", "  Move to   Trash!! ", "Löschen", "Supprimer définitivement", "Удалить",
+                      "削除する", "حذف", "e\u{301}liminer", "Block #2", "x-42_y", "", "—", "Ⅻ item", "ﬁle", "İstanbul",
+                      "A\u{20DD}B", "٣ rows", "don't", "tab\tsep\nline", "🗑 Delete"]
+        for label in labels {
+            let foundation = label.lowercased().components(separatedBy: CharacterSet.alphanumerics.inverted).filter { !$0.isEmpty }
+            XCTAssertEqual(ActionNormaliser.words(label), foundation, label.debugDescription)
+        }
     }
 
     func testFiveHundredActions() {
