@@ -30,7 +30,6 @@ Run as a program, this file is also the helper executable of those fixtures:
 import json
 import os
 import select
-import shutil
 import subprocess
 import sys
 import time
@@ -100,6 +99,8 @@ if __name__ == "__main__":
 import pytest  # noqa: E402
 
 from gi.repository import Gio, GLib  # noqa: E402
+
+from shared_support import build_preload_shim  # noqa: E402
 
 from conftest import (DBUS_NAME, DBUS_PATH, FAKE_IFACE, FAKE_PATH, NOTIF_IFACE, NOTIF_NAME, NOTIF_PATH,  # noqa: E402
                       BUS_CONFIG, LineReader, PrivateBus, connect, pump_until)
@@ -409,23 +410,9 @@ int posix_fallocate(int fd, off_t offset, off_t len) {
 """
 
 
-def c_compiler():
-    return shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
-
-
 @pytest.fixture(scope="session")
 def fail_writes_lib(tmp_path_factory):
-    cc = c_compiler()
-    if not cc:
-        pytest.skip("no C compiler for the failing-writes shim")
-    d = tmp_path_factory.mktemp("failwrites")
-    src, lib = d / "failwrites.c", d / "failwrites.so"
-    src.write_text(FAIL_WRITES_C)
-    r = subprocess.run([cc, "-shared", "-fPIC", "-O2", "-o", str(lib), str(src), "-ldl"],
-                       capture_output=True, text=True, timeout=60)
-    if r.returncode != 0:
-        pytest.fail("cannot build the failing-writes shim: %s" % r.stderr[-1500:])
-    return lib
+    return build_preload_shim(tmp_path_factory, "failwrites", FAIL_WRITES_C, "failing-writes shim", missing=pytest.fail)
 
 
 @pytest.fixture

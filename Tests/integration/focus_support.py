@@ -15,7 +15,6 @@ would have too.
 """
 
 import json
-import shutil
 import subprocess
 import textwrap
 from datetime import datetime, timedelta
@@ -24,6 +23,7 @@ import pytest
 from gi.repository import GLib
 
 from conftest import FOCUSCTL_BIN, LineReader, session_env, wait_connected
+from shared_support import build_preload_shim
 
 # Every config of these tests entitles one app to the critical level: its urgency-2
 # notifications are `critical`, which breaks through any Focus (PRODUCT.md §2, §3).
@@ -233,17 +233,7 @@ time_t time(time_t *t) {
 
 @pytest.fixture(scope="session")
 def time_shift_lib(tmp_path_factory):
-    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
-    if not cc:
-        pytest.skip("no C compiler for the wall-clock shim")
-    d_ = tmp_path_factory.mktemp("timeshift")
-    src, lib = d_ / "timeshift.c", d_ / "timeshift.so"
-    src.write_text(SHIM_C)
-    r = subprocess.run([cc, "-shared", "-fPIC", "-O2", "-o", str(lib), str(src), "-ldl"],
-                       capture_output=True, text=True, timeout=60)
-    if r.returncode != 0:
-        pytest.skip("cannot build the wall-clock shim: %s" % r.stderr[-500:])
-    return lib
+    return build_preload_shim(tmp_path_factory, "timeshift", SHIM_C, "wall-clock shim")
 
 
 @pytest.fixture

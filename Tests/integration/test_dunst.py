@@ -2,14 +2,14 @@
 (`--downstream spawn -- dunst -config FILE`). dunstctl talks to the bridge's bus name,
 i.e. through passthrough."""
 
-import json
 import os
 import signal
 import subprocess
 
 import pytest
 
-from conftest import run, session_env, wait_connected, wait_until
+from conftest import wait_connected, wait_until
+from shared_support import Dunst
 
 TEST_TIMEOUT = 30
 
@@ -59,27 +59,7 @@ def children_of(pid):
 
 @pytest.fixture
 def dunst(bridge_factory, xvfb, dunstrc, make_client, bus):
-    b = bridge_factory("spawn", command=["dunst", "-config", str(dunstrc)], display=xvfb)
-    c = make_client("dunst client")
-    wait_connected(c, 15)
-    env = session_env(bus.address, display=xvfb)
-
-    def ctl(*args):
-        r = run(["dunstctl", *args], env, timeout=10)
-        assert r.returncode == 0, "dunstctl %s failed: %s" % (" ".join(args), r.stderr)
-        return r.stdout
-
-    class D:
-        pass
-
-    d = D()
-    d.bridge, d.client, d.env, d.ctl, d.rc = b, c, env, ctl, dunstrc
-    d.displayed = lambda: int(ctl("count", "displayed").strip())
-    d.history = lambda: [
-        {k: v.get("data") for k, v in item.items()}
-        for item in json.loads(ctl("history"))["data"][0]
-    ]
-    return d
+    return Dunst(bridge_factory, xvfb, dunstrc, make_client, bus, "dunst client")
 
 
 def wait_displayed(d, n=1):

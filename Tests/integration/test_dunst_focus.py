@@ -2,13 +2,13 @@
 notifications never reach dunst's screen or history; when the Focus ends, the digest is on
 screen."""
 
-import json
 
 import pytest
 
-from conftest import run, session_env, wait_connected, wait_until
+from conftest import wait_until
 from focus_support import config  # noqa: F401  (fixture)
 from focus_support import fc_ok, status
+from shared_support import Dunst
 
 TEST_TIMEOUT = 40
 
@@ -19,25 +19,7 @@ def dunst_focus(bridge_factory, config, xvfb, dunstrc, make_client, bus):
 [focus.work]
 apps = ["Mail"]
 """)
-    b = bridge_factory("spawn", command=["dunst", "-config", str(dunstrc)], display=xvfb)
-    c = make_client("dunst focus client")
-    wait_connected(c, 15)
-    env = session_env(bus.address, display=xvfb)
-
-    def ctl(*args):
-        r = run(["dunstctl", *args], env, timeout=10)
-        assert r.returncode == 0, "dunstctl %s failed: %s" % (" ".join(args), r.stderr)
-        return r.stdout
-
-    class D:
-        pass
-
-    d = D()
-    d.bridge, d.client, d.ctl = b, c, ctl
-    d.count = lambda what: int(ctl("count", what).strip())
-    d.history = lambda: [{k: v.get("data") for k, v in item.items()}
-                         for item in json.loads(ctl("history"))["data"][0]]
-    return d
+    return Dunst(bridge_factory, xvfb, dunstrc, make_client, bus, "dunst focus client")
 
 
 def test_held_never_reach_dunst_and_the_digest_does(dunst_focus, focusctl):
