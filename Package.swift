@@ -44,6 +44,7 @@ let package = Package(
             "FocusBridgeDBus",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .testTarget(name: "FocusBridgeCoreTests", dependencies: ["FocusBridgeCore", "FocusBridgeConfig", "FocusBridgeStore", "FocusBridgeServer"]),
+        .testTarget(name: "FocusBridgeCoreTests", dependencies: ["FocusBridgeCore", "FocusBridgeConfig", "FocusBridgeStore", "FocusBridgeServer",
+                                                                .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

@@ -78,6 +78,22 @@ public final class Store {
             // only cost a third B-tree write on every Notify.
             try db.drop(index: "history_app")
         }
+        migrator.registerMigration("v4-history-rowid") { db in
+            // AUTOINCREMENT kept `sqlite_sequence` up to date: one more B-tree written on every
+            // Notify (a quarter of the insert's time). A plain INTEGER PRIMARY KEY is the rowid:
+            // new rows still come after every existing one, as pruning removes only the oldest.
+            try db.execute(sql: """
+                CREATE TABLE history_new (row INTEGER PRIMARY KEY, id INTEGER NOT NULL, app TEXT NOT NULL,
+                    summary TEXT NOT NULL, body TEXT NOT NULL, level TEXT NOT NULL, decision TEXT NOT NULL,
+                    received DOUBLE NOT NULL, closed DOUBLE, close_reason INTEGER);
+                INSERT INTO history_new SELECT row, id, app, summary, body, level, decision, received, closed, close_reason
+                    FROM history;
+                DROP TABLE history;
+                ALTER TABLE history_new RENAME TO history;
+                CREATE INDEX history_id ON history(id);
+                DELETE FROM sqlite_sequence WHERE name = 'history';
+                """)
+        }
         return migrator
     }
 

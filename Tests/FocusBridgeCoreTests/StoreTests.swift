@@ -1,6 +1,7 @@
 import FocusBridgeCore
 import FocusBridgeStore
 import Foundation
+import GRDB
 import XCTest
 
 final class StoreTests: XCTestCase {
@@ -39,6 +40,51 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(closed.closeReason, 3)
         XCTAssertEqual(closed.closed, start + 5)
         XCTAssertEqual(try store.countsByDecision()[.delivered], 3)
+    }
+
+    /// A state file from before the history table lost AUTOINCREMENT and its app index keeps
+    /// every row, in order, its close, and new rows come after it.
+    func testAnOlderStateFileIsUpgradedWithItsHistory() throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = directory + "/state.sqlite3"
+        do {
+            let old = try DatabaseQueue(path: path)
+            try old.write { db in
+                try db.execute(sql: """
+                    CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                    INSERT INTO grdb_migrations VALUES ('v1'), ('v2-held');
+                    CREATE TABLE setting (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+                    CREATE TABLE history (row INTEGER PRIMARY KEY AUTOINCREMENT, id INTEGER NOT NULL, app TEXT NOT NULL,
+                        summary TEXT NOT NULL, body TEXT NOT NULL, level TEXT NOT NULL, decision TEXT NOT NULL,
+                        received DOUBLE NOT NULL, closed DOUBLE, close_reason INTEGER);
+                    CREATE INDEX history_id ON history(id);
+                    CREATE INDEX history_app ON history(app);
+                    CREATE TABLE held (id INTEGER PRIMARY KEY, kind TEXT NOT NULL, focus TEXT, app TEXT NOT NULL,
+                        summary TEXT NOT NULL, body TEXT NOT NULL, level TEXT NOT NULL, relevance DOUBLE NOT NULL,
+                        received DOUBLE NOT NULL, sender TEXT NOT NULL, pid INTEGER, digest INTEGER,
+                        payload_type TEXT NOT NULL, payload BLOB NOT NULL);
+                    INSERT INTO history (id, app, summary, body, level, decision, received) VALUES
+                        (7, 'Mail', 'old one', '', 'active', 'delivered', 1800000000),
+                        (8, 'Chat', 'old two', '', 'passive', 'held-summary', 1800000001);
+                    """)
+            }
+        }
+        do {
+            // The store keeps the file locked while it is open.
+            let store = try Store(directory: directory)
+            try store.record([HistoryEntry(id: 9, app: "Mail", summary: "new", body: "", level: .active, decision: .delivered,
+                                           received: Date(timeIntervalSince1970: 1_800_000_002))])
+            try store.markClosed([(id: 7, reason: 2, at: Date(timeIntervalSince1970: 1_800_000_003))])
+            let history = try store.history(limit: 10)
+            XCTAssertEqual(history.map(\.summary), ["new", "old two", "old one"])
+            XCTAssertEqual(history.last?.closeReason, 2)
+        }
+        let schema = try DatabaseQueue(path: path).read { db in
+            try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL").joined(separator: "\n")
+        }
+        XCTAssertFalse(schema.contains("AUTOINCREMENT"), schema)
+        XCTAssertFalse(schema.contains("history_app"), schema)
+        XCTAssertTrue(schema.contains("history_id"), schema)
     }
 
     func testSettingsSurviveReopening() throws {
