@@ -218,15 +218,15 @@ public final class BusConnection {
         guard let info = g_dbus_node_info_lookup_interface(node, interface) else {
             throw DBusError(name: DBusError.failed, message: "interface \(interface) missing from its XML")
         }
-        let vtable = UnsafeMutablePointer<GDBusInterfaceVTable>.allocate(capacity: 1)
-        vtable.initialize(to: GDBusInterfaceVTable())
-        vtable.pointee.method_call = { _, sender, path, interface, method, parameters, invocation, data in
+        // GDBus copies the vtable (`_g_dbus_interface_vtable_copy`): it need not outlive the call.
+        var vtable = GDBusInterfaceVTable()
+        vtable.method_call = { _, sender, path, interface, method, parameters, invocation, data in
             CallbackBox<Handler>.borrow(data)(MethodCall(
                 invocation: invocation!, sender: sender.map { String(cString: $0) } ?? "",
                 objectPath: String(cString: path!), interfaceName: String(cString: interface!),
                 methodName: String(cString: method!), parameters: Variant(borrowing: parameters!)))
         }
-        let id = g_dbus_connection_register_object(pointer, path, info, vtable,
+        let id = g_dbus_connection_register_object(pointer, path, info, &vtable,
                                                    CallbackBox<Handler>(handler).retainedPointer(),
                                                    { data in CallbackBox<Handler>.release(data) }, &error)
         if id == 0 { throw DBusError(taking: error) }
