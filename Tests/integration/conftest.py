@@ -61,6 +61,12 @@ CAPS_BEFORE_DAEMON = ["actions", "body"]
 
 DEFAULT_TEST_TIMEOUT = 30  # seconds; a module may set TEST_TIMEOUT = N
 
+# How many times slower than a plain debug build the binaries under test are: `make
+# test-sanitize` sets it for ThreadSanitizer, whose bridge also takes CPU from the other
+# processes of a test on a small machine. Bounds on how long something may take are multiplied
+# by it where a test says so (never a sleep).
+SLOWDOWN = float(os.environ.get("FOCUS_TEST_SLOWDOWN") or 1)
+
 BUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
 <busconfig>
