@@ -40,8 +40,9 @@ public final class Store {
                 t.primaryKey("key", .text)
                 t.column("value", .text).notNull()
             }
+            // A new file gets today's history table at once (v3 and v4 bring older files to it).
             try db.create(table: "history") { t in
-                t.autoIncrementedPrimaryKey("row")
+                t.primaryKey("row", .integer)
                 t.column("id", .integer).notNull()
                 t.column("app", .text).notNull()
                 t.column("summary", .text).notNull()
@@ -53,7 +54,6 @@ public final class Store {
                 t.column("close_reason", .integer)
             }
             try db.create(index: "history_id", on: "history", columns: ["id"])
-            try db.create(index: "history_app", on: "history", columns: ["app"])
         }
         migrator.registerMigration("v2-held") { db in
             try db.create(table: "held") { t in
@@ -76,12 +76,14 @@ public final class Store {
         migrator.registerMigration("v3-no-app-index") { db in
             // `history --app` compares without regard to case, which this index cannot serve; it
             // only cost a third B-tree write on every Notify.
-            try db.drop(index: "history_app")
+            try db.execute(sql: "DROP INDEX IF EXISTS history_app")
         }
         migrator.registerMigration("v4-history-rowid") { db in
             // AUTOINCREMENT kept `sqlite_sequence` up to date: one more B-tree written on every
             // Notify (a quarter of the insert's time). A plain INTEGER PRIMARY KEY is the rowid:
             // new rows still come after every existing one, as pruning removes only the oldest.
+            let schema = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'history'") ?? ""
+            guard schema.contains("AUTOINCREMENT") else { return }
             try db.execute(sql: """
                 CREATE TABLE history_new (row INTEGER PRIMARY KEY, id INTEGER NOT NULL, app TEXT NOT NULL,
                     summary TEXT NOT NULL, body TEXT NOT NULL, level TEXT NOT NULL, decision TEXT NOT NULL,

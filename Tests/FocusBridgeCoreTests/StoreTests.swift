@@ -87,6 +87,22 @@ final class StoreTests: XCTestCase {
         XCTAssertTrue(schema.contains("history_id"), schema)
     }
 
+    /// A new file gets the history table without AUTOINCREMENT (no `sqlite_sequence` to write
+    /// on every Notify) and with the one index a query uses.
+    func testANewStateFileHasTheLeanHistoryTable() throws {
+        let path: String
+        do {
+            let store = try Store(directory: directory)
+            try store.record([HistoryEntry(id: 1, app: "Mail", summary: "s", body: "", level: .active, decision: .delivered,
+                                           received: Date(timeIntervalSince1970: 1_800_000_000))])
+            path = store.path
+        }
+        let names = try DatabaseQueue(path: path).read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE tbl_name IN ('history', 'sqlite_sequence')")
+        }
+        XCTAssertEqual(Set(names), ["history", "history_id"])
+    }
+
     func testSettingsSurviveReopening() throws {
         try Store(directory: directory).setIDHighWater(2048)
         XCTAssertEqual(try Store(directory: directory).idHighWater(), 2048)
