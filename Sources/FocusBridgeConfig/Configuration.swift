@@ -27,7 +27,7 @@ public struct Configuration: Equatable, Sendable {
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigError(path: path, line: 1, column: 1, message: "the file is not UTF-8 text")
         }
-        try HeaderCheck.check(text, path: path)
+        // `parse` checks the headers itself, in the child as here.
         try ParserGuard.check(text, path: path)
         return try parse(text, path: path)
     }

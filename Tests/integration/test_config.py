@@ -286,15 +286,21 @@ def test_reload_of_a_file_the_parser_crashes_on_keeps_the_bridge(policy_bridge, 
     wait_level(focusctl, "active", what="fixed file")
 
 
-def test_reload_on_focusctl_reload(policy_bridge, client, focusctl, tmp_path):
-    """The config is a symlink to a file elsewhere (dotfile managers do this): editing the
-    target is not seen by the file watch, so only `focusctl reload` can apply it."""
+def symlinked_config(tmp_path, text):
+    """The bridge's config file as a symlink to a file elsewhere, holding `text`; that file."""
     real = tmp_path / "dotfiles" / "focus.toml"
     real.parent.mkdir()
-    real.write_text(PASSIVE_X)
+    real.write_text(text)
     link = config_file(tmp_path)
     link.parent.mkdir(parents=True, exist_ok=True)
     link.symlink_to(real)
+    return real
+
+
+def test_reload_on_focusctl_reload(policy_bridge, client, focusctl, tmp_path):
+    """The config is a symlink to a file elsewhere (dotfile managers do this): editing the
+    target is not seen by the file watch, so only `focusctl reload` can apply it."""
+    real = symlinked_config(tmp_path, PASSIVE_X)
     _b, fake = policy_bridge()
     send = Sender(client, fake)
     assert send.urgency() == (0, "passive")
@@ -306,12 +312,7 @@ def test_reload_on_focusctl_reload(policy_bridge, client, focusctl, tmp_path):
 
 
 def test_reload_on_sighup(policy_bridge, client, focusctl, tmp_path):
-    real = tmp_path / "dotfiles" / "focus.toml"
-    real.parent.mkdir()
-    real.write_text(PASSIVE_X)
-    link = config_file(tmp_path)
-    link.parent.mkdir(parents=True, exist_ok=True)
-    link.symlink_to(real)
+    real = symlinked_config(tmp_path, PASSIVE_X)
     b, fake = policy_bridge()
     send = Sender(client, fake)
     assert send.urgency() == (0, "passive")
@@ -323,12 +324,8 @@ def test_reload_on_sighup(policy_bridge, client, focusctl, tmp_path):
 
 
 def test_broken_file_on_sighup_keeps_the_old_config(policy_bridge, client, tmp_path):
-    real = tmp_path / "dotfiles" / "focus.toml"
-    real.parent.mkdir()
-    real.write_text(PASSIVE_X)
+    real = symlinked_config(tmp_path, PASSIVE_X)
     link = config_file(tmp_path)
-    link.parent.mkdir(parents=True, exist_ok=True)
-    link.symlink_to(real)
     b, fake = policy_bridge()
     send = Sender(client, fake)
     real.write_text('[apps."X"]\nlevel = "active"\nlevel = "critical"\n')  # a syntax error: key redefined
