@@ -20,13 +20,14 @@ public struct HeldNotification: Equatable, Sendable {
     /// `x-focus-relevance`, 0…1 (default 0).
     public var relevance: Double
     public var received: Date
-    /// The connection that sent it: its signals go there.
-    public var sender: String
+    /// The connections that hold its ID (it sent it or replaced it), oldest first: its signals
+    /// and its one `NotificationClosed` go to each.
+    public var holders: [Caller]
     /// The process that sent it (for `sender-pid` on replay), when known.
     public var processID: UInt32?
 
     public init(id: UInt32, reason: Reason, app: String, summary: String, body: String, level: InterruptionLevel,
-                relevance: Double, received: Date, sender: String, processID: UInt32?) {
+                relevance: Double, received: Date, holders: [Caller], processID: UInt32?) {
         self.id = id
         self.reason = reason
         self.app = app
@@ -35,7 +36,7 @@ public struct HeldNotification: Equatable, Sendable {
         self.level = level
         self.relevance = relevance
         self.received = received
-        self.sender = sender
+        self.holders = holders
         self.processID = processID
     }
 

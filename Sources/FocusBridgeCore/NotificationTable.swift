@@ -1,23 +1,40 @@
-/// The notifications the bridge is tracking: who owns each bridge ID, and which daemon ID it
-/// is shown under.
+/// The notifications the bridge is tracking after deciding them: who holds each bridge ID, and
+/// which daemon ID it is shown under — or, for one collapsed by the rate limit, which "N more"
+/// notification stands for it.
 public struct NotificationTable: Sendable {
     public struct Entry: Equatable, Sendable {
         public let id: UInt32
         public var appKey: String
-        /// The connection that last sent `Notify` for this ID: signals go to it alone.
-        public var sender: String
+        /// Every connection that holds this ID (it sent it, replaced it or repeated it), oldest
+        /// first: each gets its signals and its one `NotificationClosed`.
+        public var holders: [Caller]
         /// The daemon's ID once the daemon has answered.
         public var daemonID: UInt32?
+        /// For a notification collapsed by the rate limit: the "N more from App" notification it
+        /// is counted in; it ends when that one does.
+        public var collapsedInto: UInt32?
         /// Forwarded action key → the client's key, where the bridge renamed one.
         public var actionKeys: [String: String] = [:]
 
         /// The client's key for an action the daemon reports.
         public func clientKey(for forwardedKey: String) -> String { actionKeys[forwardedKey] ?? forwardedKey }
+
+        /// The connections its signals go to.
+        public var connections: [String] { holders.map(\.connection) }
     }
 
-    /// How many entries are kept before the oldest are forgotten (a daemon that never reports
+    /// An ID whose life the table ended on its own (full table, too many holders): each of
+    /// `holders` must still be told it closed.
+    public struct Release: Equatable, Sendable {
+        public let id: UInt32
+        public let holders: [Caller]
+    }
+
+    /// How many entries are kept before the oldest are given up (a daemon that never reports
     /// closing, such as the log downstream, must not grow memory without bound).
     public let capacity: Int
+    /// How many connections may hold one ID; past it the oldest holder is released.
+    public static let maxHolders = 32
     private var entries: [UInt32: Entry] = [:]
     private var idForDaemonID: [UInt32: UInt32] = [:]
     private var order: [UInt32] = []
@@ -29,32 +46,54 @@ public struct NotificationTable: Sendable {
 
     public subscript(id: UInt32) -> Entry? { entries[id] }
 
-    /// The entry for `id` if it belongs to the caller: the same connection, or the same app
-    /// (a later `notify-send -r ID` runs in a new process). Someone else's ID is unknown.
-    public func owned(_ id: UInt32, sender: String, appKey: String) -> Entry? {
-        owned(id, sender: sender, appKeys: [appKey])
+    /// The entry for `id` if `caller` may act on it (see `Caller.mayActFor`); someone else's ID
+    /// is unknown.
+    public func owned(_ id: UInt32, by caller: Caller) -> Entry? {
+        guard id != 0, let entry = entries[id], entry.holders.contains(where: caller.mayActFor) else { return nil }
+        return entry
     }
 
-    /// The same, for a caller known under several app keys (those its notifications named).
-    public func owned(_ id: UInt32, sender: String, appKeys: [String]) -> Entry? {
-        guard id != 0, let entry = entries[id] else { return nil }
-        let key = entry.appKey.lowercased()
-        if entry.sender == sender || appKeys.contains(where: { $0.lowercased() == key }) { return entry }
-        return nil
+    /// Tracks a new ID, or adds `holder` to an existing one (keeping the holders it had).
+    /// Returns what had to be given up to stay within the bounds.
+    @discardableResult
+    public mutating func track(_ id: UInt32, appKey: String, holder: Caller, actionKeys: [String: String] = [:],
+                               collapsedInto: UInt32? = nil) -> [Release] {
+        track(id, appKey: appKey, holders: [holder], actionKeys: actionKeys, collapsedInto: collapsedInto)
     }
 
-    /// Tracks a new ID, or re-points an existing one at its latest sender.
-    public mutating func track(_ id: UInt32, appKey: String, sender: String, actionKeys: [String: String] = [:]) {
+    /// The same for several holders at once (a held notification going out keeps all of its).
+    @discardableResult
+    public mutating func track(_ id: UInt32, appKey: String, holders: [Caller], actionKeys: [String: String] = [:],
+                               collapsedInto: UInt32? = nil) -> [Release] {
         if var entry = entries[id] {
-            entry.sender = sender
+            var released: [Release] = []
+            entry.holders = Self.merge(entry.holders, holders, released: &released, id: id)
             entry.appKey = appKey
             entry.actionKeys = actionKeys
+            entry.collapsedInto = collapsedInto
             entries[id] = entry
-            return
+            return released
         }
-        entries[id] = Entry(id: id, appKey: appKey, sender: sender, daemonID: nil, actionKeys: actionKeys)
+        var released: [Release] = []
+        let merged = Self.merge([], holders, released: &released, id: id)
+        entries[id] = Entry(id: id, appKey: appKey, holders: merged, daemonID: nil, collapsedInto: collapsedInto,
+                            actionKeys: actionKeys)
         order.append(id)
-        evictIfFull()
+        return released + evictIfFull()
+    }
+
+    /// Holders in order of arrival, each connection once (a repeat moves to the end).
+    static func merge(_ old: [Caller], _ new: [Caller], released: inout [Release], id: UInt32) -> [Caller] {
+        var result = old
+        for holder in new {
+            result.removeAll { $0.connection == holder.connection }
+            result.append(holder)
+        }
+        if result.count > maxHolders {
+            released.append(Release(id: id, holders: Array(result.prefix(result.count - maxHolders))))
+            result.removeFirst(result.count - maxHolders)
+        }
+        return result
     }
 
     /// Records the daemon's ID for a bridge ID (replacing any earlier one).
@@ -75,6 +114,11 @@ public struct NotificationTable: Sendable {
         return entry
     }
 
+    /// The notifications counted in the "N more" notification `id`, oldest first.
+    public func collapsed(into id: UInt32) -> [Entry] {
+        entries.values.filter { $0.collapsedInto == id }.sorted { $0.id < $1.id }
+    }
+
     /// The daemon went away: its IDs mean nothing now. Returns the entries it was showing,
     /// which are forgotten.
     public mutating func forgetDaemon() -> [Entry] {
@@ -84,16 +128,18 @@ public struct NotificationTable: Sendable {
         return shown
     }
 
-    private mutating func evictIfFull() {
+    private mutating func evictIfFull() -> [Release] {
+        var released: [Release] = []
         while entries.count > capacity, orderStart < order.count {
             let oldest = order[orderStart]
             orderStart += 1
-            remove(oldest)
+            if let entry = remove(oldest) { released.append(Release(id: entry.id, holders: entry.holders)) }
         }
         // Drop the consumed prefix now and then, and IDs already removed, to keep `order` small.
         if orderStart > 4096 || order.count > capacity * 2 {
             order = order[orderStart...].filter { entries[$0] != nil }
             orderStart = 0
         }
+        return released
     }
 }

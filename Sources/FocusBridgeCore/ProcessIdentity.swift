@@ -10,13 +10,17 @@ public struct ProcessIdentity: Equatable, Sendable {
     public var flatpakID: String?
     /// The application ID of a systemd app scope or service (`app-gnome-org.gnome.Evolution-12.scope`).
     public var scopeAppID: String?
+    /// The snap the process runs in (`snap.NAME.APP…` in its cgroup).
+    public var snapName: String?
     /// The executable's file name.
     public var executable: String?
 
-    public init(processID: UInt32, flatpakID: String? = nil, scopeAppID: String? = nil, executable: String? = nil) {
+    public init(processID: UInt32, flatpakID: String? = nil, scopeAppID: String? = nil, snapName: String? = nil,
+                executable: String? = nil) {
         self.processID = processID
         self.flatpakID = flatpakID
         self.scopeAppID = scopeAppID
+        self.snapName = snapName
         self.executable = executable
     }
 
@@ -26,11 +30,32 @@ public struct ProcessIdentity: Equatable, Sendable {
         self.init(processID: processID,
                   flatpakID: flatpakInfo.flatMap(Self.flatpakID(fromInfo:)),
                   scopeAppID: cgroup.flatMap(Self.scopeAppID(fromCgroup:)),
+                  snapName: cgroup.flatMap(Self.snapName(fromCgroup:)),
                   executable: executablePath.flatMap(Self.fileName))
     }
 
     /// The desktop ID this process runs as, when the system tells one.
     public var desktopID: String? { flatpakID ?? scopeAppID }
+
+    /// The sandbox identity ownership follows: read from the process, never from what it claims.
+    public var sandbox: String? {
+        // Kept as one word: the store separates fields by spaces.
+        func word(_ text: String) -> String { String(text.map { $0.isWhitespace ? "_" : $0 }) }
+        if let flatpakID { return "flatpak:" + word(flatpakID) }
+        if let snapName { return "snap:" + word(snapName) }
+        return nil
+    }
+
+    /// The snap name of the last `snap.NAME.…` unit in the cgroup path (snapd runs every snap
+    /// app in `snap.NAME.APP-UUID.scope` or `snap.NAME.APP.service`).
+    static func snapName(fromCgroup text: String) -> String? {
+        let units = text.split(whereSeparator: \.isNewline)
+            .flatMap { $0.split(separator: "/") }
+            .filter { $0.hasPrefix("snap.") && ($0.hasSuffix(".scope") || $0.hasSuffix(".service")) }
+        guard let unit = units.last else { return nil }
+        let name = unit.dropFirst("snap.".count).prefix { $0 != "." }
+        return name.isEmpty ? nil : String(name)
+    }
 
     static func flatpakID(fromInfo text: String) -> String? {
         var inApplication = false

@@ -91,29 +91,39 @@ final class Bridge {
     // MARK: Calls from applications
 
     func notify(_ call: MethodCall) {
-        senders.withIdentity(of: call.sender) { [self] process in
-            accept(call, process: process)
+        senders.withSender(call.sender) { [self] sender in
+            accept(call, caller: sender.caller(call.sender), process: sender.process)
         }
     }
 
-    private func accept(_ call: MethodCall, process: ProcessIdentity?) {
+    private func accept(_ call: MethodCall, caller: Caller, process: ProcessIdentity?) {
         let notification = NotificationsInterface.decode(call.parameters)
         let app = AppIdentity.resolve(notification, process: process)
-        senders.remember(appKey: app.key, for: call.sender)
         var decision = Policy.decide(notification, app: app, context: policyContext())
         let replacing = notification.replacesID
-        let replacesShown = table.owned(replacing, sender: call.sender, appKey: app.key) != nil
-        let replacesHeld = ownsHeld(replacing, sender: call.sender, appKeys: [app.key])
+        let replacesShown = table.owned(replacing, by: caller) != nil
+        let replacesHeld = ownsHeld(replacing, by: caller)
         if replacesShown && (decision.outcome == .heldFocus || decision.outcome == .heldSummary) {
             // An update of something already on screen stays on screen.
             decision.outcome = .delivered
             decision.trace.append("delivery: delivered after all (it replaces notification \(replacing), already shown)")
         }
+        if decision.outcome == .coalesced, let original = decision.replaces, table.owned(original, by: caller) == nil {
+            // The same text from someone who may not act on the original is a notification of its own.
+            decision.outcome = .delivered
+            decision.replaces = nil
+            decision.trace.append("delivery: delivered after all (notification \(original) is not this sender's to replace)")
+        }
+        // Whoever held the ID before keeps holding it: each gets its signals and its one close.
+        var holders = [caller]
         let id: UInt32
         if let original = decision.replaces, table[original] != nil {
             id = original
-        } else if replacesShown || replacesHeld {
+        } else if replacesShown {
             id = replacing
+        } else if replacesHeld, let earlier = held[replacing]?.item.holders {
+            id = replacing
+            holders = earlier.filter { $0.connection != caller.connection } + [caller]
         } else {
             id = newID()
         }
@@ -128,29 +138,34 @@ final class Bridge {
             let item = HeldNotification(id: id, reason: reason, app: app.key, summary: notification.summary,
                                         body: notification.body, level: decision.level,
                                         relevance: HeldNotification.relevance(of: notification), received: clock.now,
-                                        sender: call.sender, processID: process?.processID)
+                                        holders: holders, processID: process?.processID)
             held[id] = (item, nil)
             // Durable before the caller hears the ID: answered once the batch is committed.
             let hold = Store.Hold(item: item, payloadType: call.parameters.typeString, payload: call.parameters.bytes)
-            let sender = call.sender
             pending.holds.append((hold, { [weak self] in
                 // The store refused it: delivering is better than losing it.
                 self?.deliver(id, arguments: call.parameters, notification: notification, decision: decision,
-                              sender: sender, processID: process?.processID)
+                              holders: holders, processID: process?.processID)
             }))
             commitThenAnswer(call, id, history)
             stateChanged()
         case .dropped:
+            // Its fate is final at once: the app hears the ID, then that it was dismissed (the
+            // person turned the app off), so a waiting sender is released.
             if replacesHeld { releaseHeld([id]) }
             commitThenAnswer(call, id, history)
+            if !replacesShown { pending.closes.append((id, CloseReason.dismissed, holders)) }
         case .collapsed:
+            // Alive, counted in the app's "N more" notification; it ends when that one does.
             commitThenAnswer(call, id, history)
+            let group = collapseGroup(for: app)
+            release(table.track(id, appKey: app.key, holder: caller, collapsedInto: group))
             collapse(app: app, arguments: call.parameters, latest: notification.summary)
         case .delivered, .coalesced:
             if replacesHeld { releaseHeld([id]) }
             commitThenAnswer(call, id, history)
             deliver(id, arguments: call.parameters, notification: notification, decision: decision,
-                    sender: call.sender, processID: process?.processID)
+                    holders: holders, processID: process?.processID)
         }
     }
 
@@ -161,6 +176,8 @@ final class Bridge {
         var history: [HistoryEntry] = []
         var holds: [(hold: Store.Hold, fallback: () -> Void)] = []
         var answers: [(call: MethodCall, id: UInt32)] = []
+        /// IDs whose life ended as they were handed out (dropped): told once the IDs are.
+        var closes: [(id: UInt32, reason: UInt32, holders: [Caller])] = []
     }
 
     private var pending = Batch()
@@ -201,20 +218,19 @@ final class Bridge {
             if !batch.holds.isEmpty { stateChanged() }
         }
         for (call, id) in batch.answers { call.reply(.tuple([.uint32(id)])) }
+        for close in batch.closes { ended(close.id, reason: close.reason, holders: close.holders) }
         sinceTrim += batch.answers.count
         pump()
     }
 
     func close(_ call: MethodCall, id: UInt32) {
-        senders.withIdentity(of: call.sender) { [self] process in
-            let processKey = AppIdentity.resolve(NotificationRequest(), process: process).key
-            let keys = [processKey] + senders.appKeys(of: call.sender)
+        senders.withSender(call.sender) { [self] sender in
+            let caller = sender.caller(call.sender)
             // Someone else's ID is treated as unknown: success, no effect.
-            if ownsHeld(id, sender: call.sender, appKeys: keys), let item = held[id]?.item {
+            if ownsHeld(id, by: caller), let item = held[id]?.item {
                 releaseHeld([id])
-                emit("NotificationClosed", to: item.sender, .tuple([.uint32(id), .uint32(3)]))
-                recordClosed([(id, 3, clock.now)])
-            } else if table.owned(id, sender: call.sender, appKeys: keys) != nil {
+                ended(id, reason: CloseReason.closedByCall, holders: item.holders)
+            } else if table.owned(id, by: caller) != nil {
                 queue.enqueue(id, .close, merge: ForwardWork.merge)
                 pump()
             }
@@ -232,10 +248,9 @@ final class Bridge {
 
     // MARK: Held notifications
 
-    private func ownsHeld(_ id: UInt32, sender: String, appKeys: [String]) -> Bool {
+    private func ownsHeld(_ id: UInt32, by caller: Caller) -> Bool {
         guard id != 0, let entry = held[id], entry.digest == nil else { return false }
-        let key = entry.item.app.lowercased()
-        return entry.item.sender == sender || appKeys.contains { $0.lowercased() == key }
+        return entry.item.holders.contains(where: caller.mayActFor)
     }
 
     /// Forgets held notifications (delivered, replaced, closed or dismissed).
@@ -264,6 +279,8 @@ final class Bridge {
         case .none:
             logger.info("\(name) ended: \(items.count) held notification(s) kept in history only")
             releaseHeld(items.map(\.id))
+            // Never to be shown: dismissed, as the person chose.
+            for item in items { ended(item.id, reason: CloseReason.dismissed, holders: item.holders) }
         }
     }
 
@@ -304,10 +321,13 @@ final class Bridge {
         context.activeFocus = nil
         context.recent = DuplicateTracker()
         let decision = Policy.decide(notification, app: AppIdentity(key: Self.ownAppName, source: .appName), context: context)
-        deliver(id, arguments: arguments, notification: notification, decision: decision, sender: bus.uniqueName,
+        deliver(id, arguments: arguments, notification: notification, decision: decision, holders: [ownCaller],
                 processID: UInt32(getpid()))
         stateChanged()
     }
+
+    /// The bridge itself, as the holder of its own notifications (digests, "N more").
+    private var ownCaller: Caller { Caller(connection: bus.uniqueName, userID: getuid()) }
 
     /// Sends held notifications as themselves, each to be answered to its own app.
     func replay(_ ids: [UInt32]) {
@@ -323,6 +343,9 @@ final class Bridge {
     /// hundred thousand never overruns the queue's bound.
     static let replayQueueRoom = 512
 
+    /// Held notifications a Show All is replaying: their digest closing does not end them.
+    private var replaying: Set<UInt32> = []
+
     private func feedReplays() {
         guard replayStart < replayBacklog.count else { return }
         var context = policyContext()
@@ -331,16 +354,18 @@ final class Bridge {
         while replayStart < replayBacklog.count && queue.queued < Self.replayQueueRoom {
             let id = replayBacklog[replayStart]
             replayStart += 1
+            replaying.remove(id)
             guard let item = held[id]?.item else { continue }
             released.append(id)
             guard let payload = try? store.heldPayload(id), let arguments = Variant(type: payload.type, bytes: payload.bytes),
                   arguments.typeString == "(susssasa{sv}i)" else {
                 logger.error("the stored notification \(id) cannot be read; dropped")
+                ended(id, reason: CloseReason.undefined, holders: item.holders)
                 continue
             }
             let notification = NotificationsInterface.decode(arguments)
             let decision = Policy.decide(notification, app: AppIdentity(key: item.app, source: .appName), context: context)
-            deliver(id, arguments: arguments, notification: notification, decision: decision, sender: item.sender,
+            deliver(id, arguments: arguments, notification: notification, decision: decision, holders: item.holders,
                     processID: item.processID)
         }
         if replayStart == replayBacklog.count {
@@ -351,12 +376,16 @@ final class Bridge {
     }
 
     private func digestAction(_ digestID: UInt32, key: String) {
-        let items = held.values.filter { $0.digest == digestID }.map(\.item)
+        let items = held.values.filter { $0.digest == digestID && !replaying.contains($0.item.id) }.map(\.item)
         switch key {
         case Digest.showAllKey:
-            replay(Digest.ordered(items).reversed().map(\.id))
+            let ids = Digest.ordered(items).reversed().map(\.id)
+            replaying.formUnion(ids)
+            replay(ids)
         default:
+            // Dismiss: what the digest stood for is dismissed by the person, each ID told so.
             releaseHeld(items.map(\.id))
+            for item in items { ended(item.id, reason: CloseReason.dismissed, holders: item.holders) }
         }
         if let daemonID = table[digestID]?.daemonID { downstream.close(daemonID: daemonID, bridgeID: digestID) }
     }
@@ -365,7 +394,7 @@ final class Bridge {
     /// notification, which replaces itself as the count grows.
     private func collapse(app: AppIdentity, arguments: Variant, latest: String) {
         let key = app.key.lowercased()
-        var entry = collapses[key] ?? (id: newID(), count: 0)
+        guard var entry = collapses[key] else { return }
         entry.count += 1
         collapses[key] = entry
         // The first right away, then at most a few updates a second: a flood must not become a
@@ -382,6 +411,15 @@ final class Bridge {
         }
     }
 
+    /// The ID of the app's "N more" notification, made on its first collapsed notification.
+    private func collapseGroup(for app: AppIdentity) -> UInt32 {
+        let key = app.key.lowercased()
+        if let entry = collapses[key] { return entry.id }
+        let id = newID()
+        collapses[key] = (id: id, count: 0)
+        return id
+    }
+
     private var collapseTimers: [String: UInt32] = [:]
     static let collapseUpdateMilliseconds: UInt32 = 250
 
@@ -396,7 +434,7 @@ final class Bridge {
         context.activeFocus = nil
         context.recent = DuplicateTracker()
         let decision = Policy.decide(request, app: app, context: context)
-        deliver(entry.id, arguments: collapsed, notification: request, decision: decision, sender: bus.uniqueName,
+        deliver(entry.id, arguments: collapsed, notification: request, decision: decision, holders: [ownCaller],
                 processID: nil, counted: false)
     }
 
@@ -424,11 +462,11 @@ final class Bridge {
 
     /// Queues a notification for the daemon with the decided actions and presentation.
     private func deliver(_ id: UInt32, arguments: Variant, notification: NotificationRequest, decision: Decision,
-                         sender: String, processID: UInt32?, counted: Bool = true) {
+                         holders: [Caller], processID: UInt32?, counted: Bool = true) {
         if counted && notification.replacesID == 0 && decision.outcome != .coalesced {
             flood.delivered(decision.app.key, at: clock.now)
         }
-        table.track(id, appKey: decision.app.key, sender: sender, actionKeys: decision.actions.originalKeys)
+        release(table.track(id, appKey: decision.app.key, holders: holders, actionKeys: decision.actions.originalKeys))
         recent.delivered(id, appKey: decision.app.key, summary: notification.summary, body: notification.body, at: clock.now)
         let presentation = decision.presentation
         let process = processID.map { ProcessIdentity(processID: $0) }
@@ -467,8 +505,8 @@ final class Bridge {
                 if let daemonID = table[job.id]?.daemonID {
                     downstream.close(daemonID: daemonID, bridgeID: job.id)
                 } else {
-                    // Never shown: close it here.
-                    notificationClosed(job.id, reason: 3)
+                    // Never shown (or collapsed): close it here.
+                    notificationClosed(job.id, reason: CloseReason.closedByCall)
                 }
             }
         }
@@ -499,19 +537,42 @@ final class Bridge {
         pump()
     }
 
-    /// Tells the owning application that its notification closed, and forgets it.
+    /// Tells every holder that its notification closed, and forgets it.
     private func notificationClosed(_ id: UInt32, reason: UInt32) {
         recent.closed(id)
         guard let entry = table.remove(id) else { return }
-        if entry.sender == bus.uniqueName {
-            // One of the bridge's own: a digest dismisses what it still stood for; a "more from"
-            // notification starts counting afresh.
-            releaseHeld(held.values.filter { $0.digest == id }.map(\.item.id))
-            collapses = collapses.filter { $0.value.id != id }
-        } else {
-            emit("NotificationClosed", to: entry.sender, .tuple([.uint32(id), .uint32(reason)]))
+        if entry.connections.contains(bus.uniqueName) {
+            // One of the bridge's own: what a digest still stood for, and what a "more from"
+            // notification counted, end with it, for the same reason.
+            endMembers(of: id, reason: reason)
+        }
+        ended(id, reason: reason, holders: entry.holders)
+    }
+
+    /// Ends what the bridge's own notification `id` stood for: the held notifications of a
+    /// digest (but those a Show All is replaying) and the notifications a "more from" counted.
+    private func endMembers(of id: UInt32, reason: UInt32) {
+        let items = held.values.filter { $0.digest == id && !replaying.contains($0.item.id) }.map(\.item)
+        releaseHeld(items.map(\.id))
+        for item in items { ended(item.id, reason: reason, holders: item.holders) }
+        collapses = collapses.filter { $0.value.id != id }
+        for member in table.collapsed(into: id) {
+            table.remove(member.id)
+            ended(member.id, reason: reason, holders: member.holders)
+        }
+    }
+
+    /// The one end of an ID's life: `NotificationClosed` to each holder, noted in history.
+    private func ended(_ id: UInt32, reason: UInt32, holders: [Caller]) {
+        for holder in holders {
+            emit("NotificationClosed", to: holder.connection, .tuple([.uint32(id), .uint32(reason)]))
         }
         recordClosed([(id, reason, clock.now)])
+    }
+
+    /// Tells the holders the table gave up (it stays bounded) that their notifications ended.
+    private func release(_ released: [NotificationTable.Release]) {
+        for item in released { ended(item.id, reason: CloseReason.undefined, holders: item.holders) }
     }
 
     private func recordClosed(_ closings: [(id: UInt32, reason: UInt32, at: Date)]) {
@@ -538,23 +599,22 @@ extension Bridge: DownstreamEvents {
 
     func downstreamGone() {
         let shown = table.forgetDaemon()
-        // The bridge's own notifications vanished with the daemon: digests' items wait again.
-        let ownIDs = Set(shown.filter { $0.sender == bus.uniqueName }.map(\.id))
+        // The bridge's own notifications vanished with the daemon: digests' items wait again;
+        // what a "more from" notification counted ends with it.
+        let ownIDs = Set(shown.filter { $0.connections.contains(bus.uniqueName) }.map(\.id))
         let orphans = held.values.filter { $0.digest.map(ownIDs.contains) == true }.map(\.item.id)
         if !orphans.isEmpty {
             try? store.assignDigest(orphans, digest: nil)
             for id in orphans { held[id]?.digest = nil }
         }
-        collapses = collapses.filter { !ownIDs.contains($0.value.id) }
+        for id in ownIDs.sorted() { endMembers(of: id, reason: CloseReason.undefined) }
         stateChanged()
         guard !shown.isEmpty else { return }
         logger.warning("the daemon went away; \(shown.count) notification(s) it showed are reported closed")
-        let now = clock.now
         for entry in shown {
             recent.closed(entry.id)
-            emit("NotificationClosed", to: entry.sender, .tuple([.uint32(entry.id), .uint32(4)]))
+            ended(entry.id, reason: CloseReason.undefined, holders: entry.holders)
         }
-        recordClosed(shown.map { ($0.id, 4, now) })
     }
 
     func downstreamSignal(_ signal: Signal) {
@@ -566,11 +626,13 @@ extension Bridge: DownstreamEvents {
             notificationClosed(id, reason: arguments.child(1).uint32 ?? 4)
         case "ActionInvoked":
             guard let key = arguments.child(1).string else { return }
-            if entry.sender == bus.uniqueName { return digestAction(id, key: key) }
-            emit(signal.member, to: entry.sender, .tuple([.uint32(id), .string(entry.clientKey(for: key))]))
+            if entry.connections.contains(bus.uniqueName) { return digestAction(id, key: key) }
+            for connection in entry.connections {
+                emit(signal.member, to: connection, .tuple([.uint32(id), .string(entry.clientKey(for: key))]))
+            }
         case "ActivationToken", "NotificationReplied":
             guard arguments.child(1).isString else { return }
-            emit(signal.member, to: entry.sender, .tuple([.uint32(id), arguments.child(1)]))
+            for connection in entry.connections { emit(signal.member, to: connection, .tuple([.uint32(id), arguments.child(1)])) }
         default:
             break
         }

@@ -20,6 +20,10 @@ final class ControlInterface {
     private let reload: () -> ConfigError?
     private var lastAnnounced = ""
     private var announcing = false
+    /// The connections that asked for `StateChanged` (`Watch`), all of the bridge's own user:
+    /// the signal is sent to them alone, never broadcast to every connection on the bus.
+    private var watchers: [String] = []
+    static let maxWatchers = 256
 
     init(bus: BusConnection, bridge: Bridge, store: Store, focus: FocusController, reload: @escaping () -> ConfigError?) {
         self.bus = bus
@@ -88,6 +92,15 @@ final class ControlInterface {
             call.reply(.tuple([.string(JSONText.encode(focusList()))]))
         case "Summary":
             call.reply(.tuple([.string(JSONText.encode(summary()))]))
+        case "Watch":
+            if !watchers.contains(call.sender) {
+                guard watchers.count < Self.maxWatchers else {
+                    return call.fail(DBusError(name: "org.freedesktop.DBus.Error.LimitsExceeded",
+                                               message: "focus-bridge has \(Self.maxWatchers) watchers already"))
+                }
+                watchers.append(call.sender)
+            }
+            call.reply()
         case "DeliverSummary":
             call.reply(.tuple([.uint32(UInt32(bridge.deliverSummary()))]))
         default:
@@ -128,8 +141,13 @@ final class ControlInterface {
 
     // MARK: Announcing changes
 
-    /// Broadcasts `StateChanged` with the status, once per main-loop pass and only when the part
-    /// a watcher shows (Focus, silent, held counts, downstream) changed.
+    /// A connection left the bus: it watches no more.
+    func connectionLeft(_ name: String) {
+        watchers.removeAll { $0 == name }
+    }
+
+    /// Sends `StateChanged` with the status to each watcher, once per main-loop pass and only
+    /// when the part a watcher shows (Focus, silent, held counts, downstream) changed.
     func announce() {
         guard !announcing else { return }
         announcing = true
@@ -139,7 +157,10 @@ final class ControlInterface {
             let text = JSONText.encode(self.status().watched)
             guard text != self.lastAnnounced else { return }
             self.lastAnnounced = text
-            self.bus.emitSignal(destination: nil, path: Self.path, interface: Self.name, name: "StateChanged", .tuple([.string(text)]))
+            for watcher in self.watchers {
+                self.bus.emitSignal(destination: watcher, path: Self.path, interface: Self.name, name: "StateChanged",
+                                    .tuple([.string(text)]))
+            }
         }
     }
 }

@@ -193,10 +193,15 @@ public enum EmbeddedFiles {
       <arg name="count" type="u" direction="out"/>
     </method>
 
-    <!-- StateChanged: broadcast when the Focus, silent mode, the held counts,
-         the next summary or the downstream connection changes; status is
-         the JSON of Status without the running counters (received,
-         delivered, queued, in-flight). -->
+    <!-- Watch: asks for StateChanged. The signal is never broadcast: it goes
+         to each connection of the bridge's own user that called Watch, until
+         that connection leaves the bus (at most 256 at once). -->
+    <method name="Watch"/>
+
+    <!-- StateChanged: sent to the watchers (see Watch) when the Focus, silent
+         mode, the held counts, the next summary or the downstream connection
+         changes; status is the JSON of Status without the running counters
+         (received, delivered, queued, in-flight). -->
     <signal name="StateChanged">
       <arg name="status" type="s"/>
     </signal>

@@ -1,4 +1,5 @@
 import FocusBridgeDBus
+import Glibc
 
 /// Keeps the daemon's own tools working through the bridge: calls on the bridge's bus name to
 /// interfaces that are not the bridge's (dunstctl's `org.dunstproject.cmd0`, makoctl's
@@ -15,6 +16,11 @@ final class Passthrough {
     private let daemonName: String
     let extraNames: [String]
     private var upstream: BusConnection?
+    private var senders: SenderDirectory?
+    /// Calls passed through and not yet answered; past `maxInFlight` more are refused at once, so
+    /// a stopped daemon cannot make the bridge keep an unbounded pile of them.
+    private var inFlight = 0
+    static let maxInFlight = 64
 
     init(downstream: BusConnection, daemonName: String, extraNames: [String]) {
         self.downstream = downstream
@@ -22,9 +28,10 @@ final class Passthrough {
         self.extraNames = extraNames
     }
 
-    /// Starts diverting the matching calls that reach `upstream`.
-    func install(on upstream: BusConnection) {
+    /// Starts diverting the matching calls that reach `upstream`; `senders` tells who calls.
+    func install(on upstream: BusConnection, senders: SenderDirectory) {
         self.upstream = upstream
+        self.senders = senders
         let extra = Set(extraNames)
         upstream.divertIncomingCalls(where: { message in
             Passthrough.shouldPass(message, extraNames: extra)
@@ -44,11 +51,37 @@ final class Passthrough {
     }
 
     private func pass(_ message: Message) {
-        guard let upstream else { return }
+        guard let upstream, let senders, let sender = message.sender else { return }
+        // The daemon's tools read its history and pause it: for the bridge's own user only, as
+        // the control interface (the bus may admit other users).
+        senders.withSender(sender) { [weak self] caller in
+            guard caller.userID == getuid() else {
+                if message.expectsReply {
+                    upstream.send(message.answer(error: DBusError(
+                        name: "org.freedesktop.DBus.Error.AccessDenied",
+                        message: "focus-bridge passes the daemon's own interfaces to its own user only")))
+                }
+                return
+            }
+            self?.forward(message, upstream: upstream)
+        }
+    }
+
+    private func forward(_ message: Message, upstream: BusConnection) {
+        guard inFlight < Self.maxInFlight else {
+            if message.expectsReply {
+                upstream.send(message.answer(error: DBusError(
+                    name: "org.freedesktop.DBus.Error.LimitsExceeded",
+                    message: "the notification daemon has \(Self.maxInFlight) calls of its tools unanswered; try again later")))
+            }
+            return
+        }
+        inFlight += 1
         let destination = message.destination == NotificationsInterface.busName ? daemonName : message.destination!
         let expectsReply = message.expectsReply
         downstream.send(message.forwardedCall(to: destination),
-                        timeoutMilliseconds: BusDownstream.callTimeoutMilliseconds) { result in
+                        timeoutMilliseconds: BusDownstream.callTimeoutMilliseconds) { [weak self] result in
+            self?.inFlight -= 1
             guard expectsReply else { return }
             switch result {
             case .success(let reply): upstream.send(message.answer(copying: reply))

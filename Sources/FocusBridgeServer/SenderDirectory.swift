@@ -6,6 +6,11 @@ import Foundation
 struct Sender {
     var process: ProcessIdentity?
     var userID: UInt32?
+
+    /// The caller ownership is decided by: the connection, its user and its sandbox.
+    func caller(_ connection: String) -> Caller {
+        Caller(connection: connection, userID: userID, sandbox: process?.sandbox)
+    }
 }
 
 /// Finds out which process and user are behind each client connection, once per connection.
@@ -17,9 +22,8 @@ final class SenderDirectory {
     private let bus: BusConnection
     private var known: [String: Sender] = [:]
     private var waiting: [String: [(Sender) -> Void]] = [:]
-    /// The app keys each connection's notifications named: a connection may close what any of
-    /// its apps sent, from whichever process.
-    private var appKeys: [String: Set<String>] = [:]
+    /// Called with the unique name of each connection that leaves the bus.
+    var connectionLeft: (String) -> Void = { _ in }
 
     init(bus: BusConnection) {
         self.bus = bus
@@ -29,7 +33,7 @@ final class SenderDirectory {
             guard let name = signal.parameters.child(0).string, name.hasPrefix(":"),
                   signal.parameters.child(2).string?.isEmpty == true else { return }
             self?.known[name] = nil
-            self?.appKeys[name] = nil
+            self?.connectionLeft(name)
         }
     }
 
@@ -60,12 +64,6 @@ final class SenderDirectory {
             for body in self.waiting.removeValue(forKey: sender) ?? [] { body(found) }
         }
     }
-
-    func remember(appKey: String, for sender: String) {
-        appKeys[sender, default: []].insert(appKey)
-    }
-
-    func appKeys(of sender: String) -> Set<String> { appKeys[sender] ?? [] }
 
     /// Reads what Linux tells about a process.
     static func identity(ofProcess pid: UInt32) -> ProcessIdentity {

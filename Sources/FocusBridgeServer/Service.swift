@@ -96,11 +96,12 @@ public final class Service {
         let control = ControlInterface(bus: session, bridge: bridge, store: store, focus: focus,
                                        reload: { [weak self] in self?.reload() })
         bridge.stateChanged = { [weak control] in control?.announce() }
+        bridge.senders.connectionLeft = { [weak control] name in control?.connectionLeft(name) }
         focus.changed = { [weak control] in control?.announce() }
         try NotificationsInterface.export(on: session, to: bridge)
         try control.export()
         self.control = control
-        downstream.passthrough?.install(on: session)
+        downstream.passthrough?.install(on: session, senders: bridge.senders)
 
         // Before the names: a SIGTERM that comes as soon as they appear must find its handler.
         for signal in [SIGTERM, SIGINT] {

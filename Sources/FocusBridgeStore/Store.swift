@@ -96,6 +96,11 @@ public final class Store {
                 DELETE FROM sqlite_sequence WHERE name = 'history';
                 """)
         }
+        migrator.registerMigration("v5-held-holders") { db in
+            // Who holds each held ID, with their Unix user and sandbox (ownership, PRODUCT.md §1);
+            // rows from before have only the sender's connection.
+            try db.alter(table: "held") { t in t.add(column: "holders", .text) }
+        }
         return migrator
     }
 
@@ -208,12 +213,14 @@ public final class Store {
         }
         let statement = try db.cachedStatement(sql: """
             INSERT OR REPLACE INTO held (id, kind, focus, app, summary, body, level, relevance, received, sender, pid,
-                                         digest, payload_type, payload)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)
+                                         digest, payload_type, payload, holders)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)
             """)
         try statement.execute(arguments: [Int64(item.id), kind, focus, item.app, item.summary, item.body, item.level.rawValue,
-                                          item.relevance, item.received.timeIntervalSince1970, item.sender,
-                                          item.processID.map { Int64($0) }, hold.payloadType, Data(hold.payload)])
+                                          item.relevance, item.received.timeIntervalSince1970,
+                                          item.holders.first?.connection ?? "",
+                                          item.processID.map { Int64($0) }, hold.payloadType, Data(hold.payload),
+                                          Caller.stored(item.holders)])
     }
 
     /// A held notification with its original `Notify` arguments, for `commit`.
@@ -244,7 +251,7 @@ public final class Store {
     public func heldNotifications() throws -> [(item: HeldNotification, digest: UInt32?)] {
         try database.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT id, kind, focus, app, summary, body, level, relevance, received, sender, pid, digest
+                SELECT id, kind, focus, app, summary, body, level, relevance, received, sender, pid, digest, holders
                 FROM held ORDER BY received, id
                 """).map { row in
                 let kind: String = row["kind"]
@@ -253,10 +260,18 @@ public final class Store {
                     id: UInt32(row["id"] as Int64), reason: reason, app: row["app"], summary: row["summary"],
                     body: row["body"], level: InterruptionLevel(rawValue: row["level"]) ?? .active,
                     relevance: row["relevance"], received: Date(timeIntervalSince1970: row["received"]),
-                    sender: row["sender"], processID: (row["pid"] as Int64?).map { UInt32($0) })
+                    holders: Self.holders(stored: row["holders"], sender: row["sender"]),
+                    processID: (row["pid"] as Int64?).map { UInt32($0) })
                 return (item, (row["digest"] as Int64?).map { UInt32($0) })
             }
         }
+    }
+
+    /// The holders of a held row; a row without them (older file) or with damaged ones keeps
+    /// only its sender's connection, which nothing but that connection can act for.
+    private static func holders(stored: String?, sender: String) -> [Caller] {
+        let holders = stored.map(Caller.callers(stored:)) ?? []
+        return holders.isEmpty ? [Caller(connection: sender)] : holders
     }
 
     /// The original `Notify` arguments of a held notification.

@@ -51,6 +51,13 @@ struct ControlClient {
         }
     }
 
+    /// Asks the bridge for its `StateChanged` signals (sent only to those who ask). A refusal
+    /// (another user's bridge) leaves `watch` with the statuses it reads itself.
+    func watchAsync() {
+        bus.call("org.focusbridge.FocusBridge", "/org/focusbridge/FocusBridge", "org.focusbridge.Control1", "Watch",
+                 timeoutMilliseconds: 10_000) { _ in }
+    }
+
     static func fail(_ message: String, code: Int32) -> Never {
         FileHandle.standardError.write(Data((message + "\n").utf8))
         exit(code)

@@ -33,9 +33,11 @@ struct WatchCommand: ParsableCommand {
                       path: "/org/focusbridge/FocusBridge") { signal in
             emit(try? JSONText.decode(StatusReport.self, from: signal.parameters.child(0).string ?? "{}"))
         }
-        // The daemon starting or stopping is a change too.
+        // The daemon starting or stopping is a change too. StateChanged is sent only to those
+        // who ask (Watch): asked again each time a bridge appears.
         bus.watchName("org.focusbridge.FocusBridge") { owner in
             guard owner != nil else { return emit(nil) }
+            client.watchAsync()
             client.statusAsync { emit($0) }
         }
         MainLoop.run()

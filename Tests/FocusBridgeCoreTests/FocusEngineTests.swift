@@ -152,7 +152,7 @@ final class FocusEngineTests: XCTestCase {
         let base = Date(timeIntervalSince1970: 1_800_000_000)
         func held(_ id: UInt32, _ app: String, relevance: Double = 0, level: InterruptionLevel = .active, age: TimeInterval) -> HeldNotification {
             HeldNotification(id: id, reason: .summary, app: app, summary: "s\(id)", body: "", level: level, relevance: relevance,
-                             received: base.addingTimeInterval(-age), sender: ":1.1", processID: nil)
+                             received: base.addingTimeInterval(-age), holders: [Caller(connection: ":1.1")], processID: nil)
         }
         let items = [held(1, "News", age: 50), held(2, "Shop", relevance: 0.9, age: 100), held(3, "News", level: .passive, age: 1),
                      held(4, "Blog", age: 10), held(5, "Shop", age: 20), held(6, "Games", level: .passive, age: 5),

@@ -80,7 +80,7 @@ import Testing
         let store = try Store(directory: directory)
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let held = HeldNotification(id: 2, reason: .focus("Work"), app: "Mail", summary: "s", body: "", level: .active,
-                                    relevance: relevance, received: now, sender: ":1.9", processID: nil)
+                                    relevance: relevance, received: now, holders: [Caller(connection: ":1.9")], processID: nil)
         let other = HistoryEntry(id: 1, app: "Chat", summary: "delivered in the same batch", body: "", level: .active,
                                  decision: .delivered, received: now)
         let history = HistoryEntry(id: 2, app: "Mail", summary: "s", body: "", level: .active, decision: .heldFocus,

@@ -2,20 +2,34 @@ import FocusBridgeCore
 import XCTest
 
 final class NotificationTableTests: XCTestCase {
-    func testOwnershipBySenderOrByApp() {
+    let alice = Caller(connection: ":1.5", userID: 1000)
+    let aliceScript = Caller(connection: ":1.9", userID: 1000)
+    let bob = Caller(connection: ":1.6", userID: 1001)
+    let flatpak = Caller(connection: ":1.7", userID: 1000, sandbox: "flatpak:org.example.Chat")
+    let otherFlatpak = Caller(connection: ":1.8", userID: 1000, sandbox: "flatpak:org.example.Evil")
+
+    func testOwnershipFollowsTheConnectionOrTheUserAndSandboxNeverTheClaimedName() {
         var table = NotificationTable()
-        table.track(7, appKey: "notify-send", sender: ":1.5")
-        XCTAssertNotNil(table.owned(7, sender: ":1.5", appKey: "other"), "same connection")
-        XCTAssertNotNil(table.owned(7, sender: ":1.9", appKey: "Notify-Send"), "same app from a new process, any case")
-        XCTAssertNil(table.owned(7, sender: ":1.9", appKey: "evil"), "someone else's ID is unknown")
-        XCTAssertNil(table.owned(8, sender: ":1.5", appKey: "notify-send"), "unknown ID")
-        XCTAssertNil(table.owned(0, sender: ":1.5", appKey: "notify-send"), "0 is never an ID")
+        table.track(7, appKey: "notify-send", holder: alice)
+        XCTAssertNotNil(table.owned(7, by: alice), "same connection")
+        XCTAssertNotNil(table.owned(7, by: aliceScript), "same user, unsandboxed: a later notify-send -r or gdbus call")
+        XCTAssertNil(table.owned(7, by: bob), "another user never")
+        XCTAssertNil(table.owned(7, by: flatpak), "a sandboxed app acts only on its own")
+        XCTAssertNil(table.owned(8, by: alice), "unknown ID")
+        XCTAssertNil(table.owned(0, by: alice), "0 is never an ID")
+
+        table.track(9, appKey: "chat", holder: flatpak)
+        XCTAssertNotNil(table.owned(9, by: Caller(connection: ":1.20", userID: 1000, sandbox: "flatpak:org.example.Chat")),
+                        "the same Flatpak app from another process")
+        XCTAssertNil(table.owned(9, by: otherFlatpak), "another Flatpak app of the same user")
+        XCTAssertNil(table.owned(9, by: aliceScript), "an unsandboxed process does not pass for the sandboxed app")
+        XCTAssertNil(table.owned(9, by: Caller(connection: ":1.21")), "a caller whose user the bus did not tell")
     }
 
     func testDaemonIDsMapBothWaysAndAreForgottenWithTheDaemon() {
         var table = NotificationTable()
-        table.track(1, appKey: "a", sender: ":1.1")
-        table.track(2, appKey: "b", sender: ":1.2")
+        table.track(1, appKey: "a", holder: alice)
+        table.track(2, appKey: "b", holder: bob)
         table.bind(1, daemonID: 1001)
         XCTAssertEqual(table.id(forDaemonID: 1001), 1)
         table.bind(1, daemonID: 1002) // the daemon gave a new ID on replace
@@ -27,19 +41,57 @@ final class NotificationTableTests: XCTestCase {
         XCTAssertNotNil(table[2], "not yet shown: still waiting to be forwarded")
     }
 
-    func testTheSenderFollowsTheLatestNotify() {
+    func testEveryConnectionThatSentTheIDKeepsHoldingIt() {
         var table = NotificationTable()
-        table.track(3, appKey: "app", sender: ":1.1")
-        table.track(3, appKey: "app", sender: ":1.7")
-        XCTAssertEqual(table[3]?.sender, ":1.7")
+        table.track(3, appKey: "app", holder: alice)
+        table.track(3, appKey: "app", holder: aliceScript)
+        table.track(3, appKey: "app", holder: alice)
+        XCTAssertEqual(table[3]?.connections, [":1.9", ":1.5"], "each once, the latest last")
         XCTAssertEqual(table.count, 1)
     }
 
-    func testMemoryIsBoundedByForgettingTheOldest() {
+    func testHoldersAreBoundedAndTheOnesLetGoAreReturned() {
+        var table = NotificationTable()
+        var released: [NotificationTable.Release] = []
+        for n in 0..<(NotificationTable.maxHolders + 3) {
+            released += table.track(4, appKey: "app", holder: Caller(connection: ":2.\(n)", userID: 1000))
+        }
+        XCTAssertEqual(table[4]?.holders.count, NotificationTable.maxHolders)
+        XCTAssertEqual(released.flatMap(\.holders).map(\.connection), [":2.0", ":2.1", ":2.2"])
+    }
+
+    func testMemoryIsBoundedByGivingUpTheOldestWhoseHoldersAreReturned() {
         var table = NotificationTable(capacity: 100)
-        for id in UInt32(1)...UInt32(1000) { table.track(id, appKey: "flood", sender: ":1.1") }
+        var released: [NotificationTable.Release] = []
+        for id in UInt32(1)...UInt32(1000) { released += table.track(id, appKey: "flood", holder: alice) }
         XCTAssertEqual(table.count, 100)
         XCTAssertNil(table[1])
         XCTAssertNotNil(table[1000])
+        XCTAssertEqual(released.map(\.id), Array(UInt32(1)...UInt32(900)), "every ID given up is returned, once")
+    }
+
+    func testCollapsedMembersAreFoundByTheirGroup() {
+        var table = NotificationTable()
+        table.track(10, appKey: "flood", holder: alice, collapsedInto: 50)
+        table.track(11, appKey: "flood", holder: aliceScript, collapsedInto: 50)
+        table.track(12, appKey: "other", holder: alice)
+        XCTAssertEqual(table.collapsed(into: 50).map(\.id), [10, 11])
+        table.track(11, appKey: "flood", holder: aliceScript) // replaced by its app: shown on its own now
+        XCTAssertEqual(table.collapsed(into: 50).map(\.id), [10])
+    }
+
+    func testCallersSurviveTheStoreAndDamageIsNotTrusted() {
+        let callers = [alice, flatpak, Caller(connection: ":1.3")]
+        XCTAssertEqual(Caller.callers(stored: Caller.stored(callers)), callers)
+        XCTAssertEqual(Caller.callers(stored: "garbage\n:1.4 x -\n:1.5 12 -"), [Caller(connection: ":1.5", userID: 12)])
+    }
+
+    func testSandboxIsReadFromTheProcess() {
+        XCTAssertEqual(ProcessIdentity(processID: 1, flatpakID: "org.example.App").sandbox, "flatpak:org.example.App")
+        let snap = ProcessIdentity(processID: 1, flatpakInfo: nil,
+                                   cgroup: "0::/user.slice/user-1000.slice/user@1000.service/app.slice/snap.firefox.firefox-3c1e.scope\n",
+                                   executablePath: "/snap/firefox/123/usr/lib/firefox/firefox")
+        XCTAssertEqual(snap.sandbox, "snap:firefox")
+        XCTAssertNil(ProcessIdentity(processID: 1, executable: "notify-send").sandbox)
     }
 }

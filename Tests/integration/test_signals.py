@@ -82,16 +82,19 @@ def test_notification_replied_reaches_only_the_sender(style, bridge, fake_daemon
     assert_only_sender_got("NotificationReplied", client, bystander, bid)
 
 
-def test_signals_go_to_the_connection_that_last_sent_notify(style, bridge, fake_daemon, make_client):
+def test_signals_go_to_every_connection_that_holds_the_id(style, bridge, fake_daemon, make_client, bystander):
+    """A second process replaced the notification (`notify-send -r`): both hold its ID, both
+    hear of it (PRODUCT.md §1, every holder), nobody else does."""
     first = make_client("first process")
     second = make_client("second process")
     bid, did = deliver(first, fake_daemon, "progress 1/2", app="Downloader")
     assert second.notify("progress 2/2", app="Downloader", replaces_id=bid) == bid
     fake_daemon.wait_notify("progress 2/2")
     fake_daemon.action(did, "default")
-    second.wait_signal("ActionInvoked", bid)
-    settle(first, second)
-    assert first.got("ActionInvoked") == []
+    for c in (first, second):
+        assert c.wait_signal("ActionInvoked", bid).args == (bid, "default")
+    settle(first, second, bystander)
+    assert bystander.got("ActionInvoked") == []
 
 
 def test_signal_for_unknown_daemon_id_reaches_nobody(style, bridge, fake_daemon, client, bystander):

@@ -212,7 +212,7 @@ public enum NotifyPipeline {
             let item = HeldNotification(id: 0, reason: reason, app: decision.app.key, summary: notification.summary,
                                         body: notification.body, level: decision.level,
                                         relevance: HeldNotification.relevance(of: notification), received: now,
-                                        sender: sender, processID: process?.processID)
+                                        holders: [Caller(connection: sender)], processID: process?.processID)
             Fuzz.require((0...1).contains(item.relevance), "relevance \(item.relevance) outside 0…1")
             HeldStore.shared.hold(item, arguments: arguments, history: history)
             _ = Digest.afterFocus("Work", [item, item])
