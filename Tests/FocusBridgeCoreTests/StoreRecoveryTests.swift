@@ -22,7 +22,7 @@ final class StoreRecoveryTests: XCTestCase {
     func testRandomBytesAreMovedAside() throws {
         var bytes = [UInt8](repeating: 0, count: 40_000)
         for index in bytes.indices { bytes[index] = UInt8.random(in: 0...255) }
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         var notices: [String] = []
         let store = try Store(directory: directory, notice: { notices.append($0) })
         try store.setIDHighWater(7)
@@ -38,7 +38,7 @@ final class StoreRecoveryTests: XCTestCase {
 
     func testASymbolicLinkIsRefused() throws {
         let other = directory + "/../elsewhere.sqlite3"
-        FileManager.default.createFile(atPath: other, contents: nil)
+        _ = FileManager.default.createFile(atPath: other, contents: nil)
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: other)
         XCTAssertThrowsError(try Store(directory: directory)) { error in
             XCTAssertTrue("\(error)".contains("symbolic link"), "\(error)")
