@@ -102,7 +102,7 @@ struct FocusBridgeCommand: ParsableCommand {
     /// Exits 1 when focus-bridge could not start as asked (no plan, or a name it would not get).
     private func printPlan(_ configuration: Configuration) throws {
         let environment = ProcessInfo.processInfo.environment
-        let session = try? BusConnection.session()
+        let session = SessionBusAddress.isKnown() ? try? BusConnection.session() : nil
         if session == nil {
             FileHandle.standardError.write(Data(
                 "focus-bridge: no session bus answers (DBUS_SESSION_BUS_ADDRESS); GNOME Shell and running daemons cannot be seen\n".utf8))

@@ -257,6 +257,15 @@ def test_no_session_bus_address(procs, tmp_path, bridge_env):
     assert "DBUS_SESSION_BUS_ADDRESS" in one_line(err)
 
 
+def test_focusctl_without_a_session_bus_address(tmp_path):
+    require_binary(FOCUSCTL_BIN, "focusctl")
+    env = {k: v for k, v in session_env("x").items() if k != "DBUS_SESSION_BUS_ADDRESS"}
+    env.update(DISPLAY=":424242", XDG_RUNTIME_DIR=str(tmp_path))
+    r = run([FOCUSCTL_BIN, "status"], env)
+    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
+    assert "DBUS_SESSION_BUS_ADDRESS" in one_line(r.stderr)
+
+
 def test_check_config_on_a_missing_file(bus, tmp_path):
     require_binary(FOCUSCTL_BIN, "focusctl")
     env = session_env(bus.address, XDG_CONFIG_HOME=tmp_path / "config")
