@@ -84,10 +84,8 @@ public final class Service {
         let store: Store
         do {
             store = try Store(directory: folder.path, notice: { [logger] in logger.warning("\($0)") })
-        } catch let error as StoreError {
-            throw StartupError(error.description)
         } catch {
-            throw StartupError("cannot open the state folder \(folder.path): \(error)")
+            throw StartupError("\(error)") // StoreError: one sentence naming the file
         }
         let session: BusConnection
         do { session = try BusConnection.session() } catch {
@@ -191,7 +189,11 @@ public final class Service {
             return BusDownstream(mode: "address", target: name, connection: connection, daemonName: name,
                                  passthroughNames: passthroughNames, logger: logger)
         case .spawn(let command):
-            let bus = try PrivateBus(directory: options.stateDirectory, logger: logger)
+            let bus: PrivateBus
+            do { bus = try PrivateBus(directory: options.stateDirectory, logger: logger) } catch {
+                let reason = (error as? DBusError)?.message ?? (error as NSError).localizedDescription
+                throw StartupError("cannot start the private bus for the daemon in \(options.stateDirectory): \(reason)")
+            }
             privateBus = bus
             bus.onExit { [weak self] how in
                 // Stopping stops the bus too: that exit is expected, not an error.

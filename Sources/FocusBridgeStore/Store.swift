@@ -38,9 +38,13 @@ public final class Store {
     /// its -wal the other file's mode). Other failures throw `StoreError`, one sentence.
     public init(directory: String, notice: @escaping (String) -> Void = { _ in }) throws {
         self.notice = notice
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
-        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory)
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory)
+        } catch {
+            throw StoreError(description: "cannot use the state folder \(directory): \(StateFolder.reason(error))")
+        }
         path = (directory as NSString).appendingPathComponent("state.sqlite3")
         for file in [path, path + "-wal", path + "-shm"] {
             var info = stat()
