@@ -2,7 +2,8 @@ import Foundation
 
 /// The command line's words for time: `--for 90m` / `1h30m` / `2h`, and `--until 17:00`.
 public enum DurationText {
-    /// `90m`, `1h30m`, `2h`, `45s`, `1d`: seconds; nil when not of that form or zero.
+    /// `90m`, `1h30m`, `2h`, `45s`, `1d`: seconds; nil when not of that form, zero or not finite
+    /// (its length is checked against `TimeBounds.longestDuration` by the caller, which says so).
     public static func seconds(_ text: String) -> TimeInterval? {
         let units: [Character: TimeInterval] = ["d": 86_400, "h": 3_600, "m": 60, "s": 1]
         var total: TimeInterval = 0
@@ -17,7 +18,7 @@ public enum DurationText {
                 return nil
             }
         }
-        guard number.isEmpty, total > 0 else { return nil }
+        guard number.isEmpty, total > 0, total.isFinite else { return nil }
         return total
     }
 

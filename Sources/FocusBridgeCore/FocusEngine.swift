@@ -125,4 +125,12 @@ public struct ManualFocus: Equatable, Codable, Sendable {
     }
 
     public func isInEffect(at now: Date) -> Bool { until.map { now < $0 } ?? true }
+
+    /// Whether a value read back from the state file can be used: its times within
+    /// `TimeBounds` and in order (a poisoned value is discarded, never acted on).
+    public var isPlausible: Bool {
+        guard TimeBounds.contains(since) else { return false }
+        guard let until else { return true }
+        return TimeBounds.contains(until) && until >= since
+    }
 }

@@ -7,8 +7,12 @@ import Glibc
 /// every time in FocusBridge's JSON. Written by hand: Foundation's ISO8601DateFormatter pulls
 /// in ICU, which alone would double the daemon's resident memory.
 public enum Timestamp {
+    /// Total: an instant before year 1 or after year 9999 (or not finite) is written as the
+    /// nearest one the format can say, NaN as 1970; it never traps.
     public static func string(_ date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let raw = date.timeIntervalSince1970
+        let clamped = raw.isNaN ? 0 : min(max(raw, Self.firstSecond), Self.lastSecond)
+        let milliseconds = Int64((clamped * 1000).rounded(.down))
         var seconds = time_t(milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000)
         let millis = Int(milliseconds - Int64(seconds) * 1000)
         var parts = tm()
@@ -20,6 +24,10 @@ public enum Timestamp {
         return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
             + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(Int32(millis), 3))Z"
     }
+
+    /// 0001-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z: the four-digit years.
+    static let firstSecond: TimeInterval = -62_135_596_800
+    static let lastSecond: TimeInterval = 253_402_300_799.999
 
     /// Reads the format `string` writes (milliseconds optional).
     public static func parse(_ text: String) -> Date? {

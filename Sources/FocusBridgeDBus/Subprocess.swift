@@ -1,4 +1,7 @@
 import CGLib
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A child process started through GIO, watched from the main loop.
 public final class Subprocess {
@@ -12,6 +15,10 @@ public final class Subprocess {
         let launcher = g_subprocess_launcher_new(flags)!
         defer { g_object_unref(UnsafeMutableRawPointer(launcher)) }
         for (key, value) in environment { g_subprocess_launcher_setenv(launcher, key, value, 1) }
+        if let mask = Self.childUmask {
+            Self.childMask = mask
+            g_subprocess_launcher_set_child_setup(launcher, { _ in umask(Subprocess.childMask) }, nil, nil)
+        }
         var cStrings = arguments.map { strdup($0) }
         cStrings.append(nil)
         defer { cStrings.forEach { free($0) } }
@@ -26,6 +33,12 @@ public final class Subprocess {
     }
 
     deinit { g_object_unref(UnsafeMutableRawPointer(pointer)) }
+
+    /// The umask children get, when the process runs with a stricter one of its own (set once
+    /// at start, before any child). nil: they inherit the process's.
+    nonisolated(unsafe) public static var childUmask: mode_t?
+    /// The same, read in the child between fork and exec (no optional unwrapping there).
+    nonisolated(unsafe) private static var childMask: mode_t = 0o022
 
     /// The process ID, or nil once it has exited.
     public var processID: Int32? {

@@ -37,7 +37,8 @@ public final class WallClockTimer {
         guard descriptor >= 0 else { return }
         // Far in the future when there is no deadline: still armed, so a clock change is seen.
         let when = date?.timeIntervalSince1970 ?? Date().addingTimeInterval(365 * 86_400).timeIntervalSince1970
-        let seconds = max(when, 1)
+        // Total for any Date: a deadline past year 9999 (or not finite) is armed at year 9999.
+        let seconds = when.isNaN ? 1 : min(max(when, 1), 253_402_300_799)
         var spec = itimerspec()
         spec.it_value.tv_sec = Int(seconds.rounded(.down))
         spec.it_value.tv_nsec = Int((seconds - seconds.rounded(.down)) * 1_000_000_000)

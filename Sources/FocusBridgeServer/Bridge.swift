@@ -14,6 +14,10 @@ final class Bridge {
     let downstream: Downstream
     private let store: Store
     private let logger: Logger
+    /// State database writes that fail (full disk): logged once per streak, not per notification.
+    private let storeFailures: FailureLog
+    private static let recording = "recording notifications in the state database"
+    private static let holding = "holding notifications in the state database"
     private let clock: Clock
     let senders: SenderDirectory
     private var ids: IDAllocator
@@ -59,6 +63,7 @@ final class Bridge {
         self.store = store
         self.clock = clock
         self.logger = logger
+        storeFailures = FailureLog(logger: logger)
         senders = SenderDirectory(bus: bus)
         ids = IDAllocator(persistedHighWater: try store.idHighWater())
         // A digest sent before a restart is out of reach now: what it stood for waits again.
@@ -178,6 +183,8 @@ final class Bridge {
         var answers: [(call: MethodCall, id: UInt32)] = []
         /// IDs whose life ended as they were handed out (dropped): told once the IDs are.
         var closes: [(id: UInt32, reason: UInt32, holders: [Caller])] = []
+        /// Ends to note in history: many in one transaction (a Dismiss may end thousands).
+        var closings: [(id: UInt32, reason: UInt32, at: Date)] = []
     }
 
     private var pending = Batch()
@@ -209,14 +216,20 @@ final class Bridge {
         pending = Batch()
         do {
             try store.commit(history: batch.history, holds: batch.holds.map(\.hold))
+            storeFailures.succeeded(Self.recording)
+            storeFailures.succeeded(Self.holding)
         } catch {
-            logger.error("cannot write \(batch.history.count) notification(s) to the state database (\(oneLine(error))); forwarding goes on, \(batch.holds.count) that were to be held are delivered instead")
+            storeFailures.failed(Self.recording, "cannot write \(batch.history.count) notification(s) to the state database (\(oneLine(error))); forwarding goes on, \(batch.holds.count) that were to be held are delivered instead")
+            if !batch.holds.isEmpty {
+                storeFailures.failed(Self.holding, "\(batch.holds.count) notification(s) that were to be held cannot be stored, so they are delivered instead")
+            }
             for (hold, fallback) in batch.holds {
                 held[hold.item.id] = nil
                 fallback()
             }
             if !batch.holds.isEmpty { stateChanged() }
         }
+        recordClosed(batch.closings)
         for (call, id) in batch.answers { call.reply(.tuple([.uint32(id)])) }
         for close in batch.closes { ended(close.id, reason: close.reason, holders: close.holders) }
         sinceTrim += batch.answers.count
@@ -260,7 +273,9 @@ final class Bridge {
         // Not yet written? Then it must not be written at all.
         let gone = Set(present)
         pending.holds.removeAll { gone.contains($0.hold.item.id) }
-        do { try store.removeHeld(present) } catch { logger.error("cannot update the held notifications: \(oneLine(error))") }
+        do { try store.removeHeld(present); storeFailures.succeeded("updating the held notifications") } catch {
+            storeFailures.failed("updating the held notifications", "cannot update the held notifications in the state database: \(oneLine(error))")
+        }
         for id in present { held[id] = nil }
         stateChanged()
     }
@@ -448,8 +463,9 @@ final class Bridge {
             do {
                 try store.setIDHighWater(mark)
                 unsavedHighWater = nil
+                storeFailures.succeeded("recording the ID high-water mark")
             } catch {
-                logger.error("cannot record the ID high-water mark: \(oneLine(error)); trying again with the next notification")
+                storeFailures.failed("recording the ID high-water mark", "cannot record the ID high-water mark in the state database: \(oneLine(error)); trying again with the next notification")
             }
         }
         return allocation.id
@@ -567,7 +583,8 @@ final class Bridge {
         for holder in holders {
             emit("NotificationClosed", to: holder.connection, .tuple([.uint32(id), .uint32(reason)]))
         }
-        recordClosed([(id, reason, clock.now)])
+        pending.closings.append((id, reason, clock.now))
+        scheduleFlush()
     }
 
     /// Tells the holders the table gave up (it stays bounded) that their notifications ended.
@@ -576,7 +593,9 @@ final class Bridge {
     }
 
     private func recordClosed(_ closings: [(id: UInt32, reason: UInt32, at: Date)]) {
-        do { try store.markClosed(closings) } catch { logger.error("cannot record closings: \(oneLine(error))") }
+        do { try store.markClosed(closings); storeFailures.succeeded("recording closings") } catch {
+            storeFailures.failed("recording closings", "cannot record closings in the state database: \(oneLine(error))")
+        }
     }
 
     private func emit(_ signal: String, to destination: String, _ arguments: Variant) {

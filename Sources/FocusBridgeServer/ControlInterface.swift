@@ -80,9 +80,10 @@ final class ControlInterface {
         case "Explain":
             call.reply(.tuple([.string(try explain(arguments.child(0).string ?? ""))]))
         case "FocusOn":
+            // 0 means no duration; anything else must be a sane one (NaN, inf, negative refused).
             let seconds = arguments.child(1).double ?? 0
             let until = arguments.child(2).string ?? ""
-            _ = try focus.turnOn(arguments.child(0).string ?? "", duration: seconds > 0 ? seconds : nil,
+            _ = try focus.turnOn(arguments.child(0).string ?? "", duration: seconds == 0 ? nil : seconds,
                                  until: until.isEmpty ? nil : until)
             call.reply(.tuple([.string(JSONText.encode(status()))]))
         case "FocusOff":

@@ -29,9 +29,24 @@ final class FocusController {
         self.clock = clock
         self.timeZone = timeZone
         self.logger = logger
-        if let text = try? store.setting("manual-focus"), let data = text.data(using: .utf8) {
-            manual = try? JSONDecoder().decode(ManualFocus.self, from: data)
+        manual = Self.storedManual(store, logger: logger)
+    }
+
+    /// The manual Focus kept in the store. A value that cannot be decoded or whose times are out
+    /// of bounds is logged in one line and discarded (it must not stop the next start).
+    private static func storedManual(_ store: Store, logger: Logger) -> ManualFocus? {
+        let text: String?
+        do { text = try store.setting("manual-focus") } catch {
+            logger.warning("cannot read the stored manual Focus (\(error)); it is discarded")
+            return nil
         }
+        guard let text, text != "null" else { return nil }
+        guard let manual = try? JSONDecoder().decode(ManualFocus.self, from: Data(text.utf8)), manual.isPlausible else {
+            logger.warning("the stored manual Focus is not valid (\(text.prefix(200))); it is discarded")
+            try? store.setSetting("manual-focus", "null")
+            return nil
+        }
+        return manual
     }
 
     private var engine: FocusEngine { FocusEngine(focuses: bridge.settings.focuses, timeZone: timeZone) }
@@ -72,7 +87,11 @@ final class FocusController {
     /// Delivers one summary if any summary time passed since the last look (while running,
     /// asleep or stopped).
     private func catchUpSummaries(now: Date) {
-        let last = (try? store.setting("summary-checked")).flatMap(Double.init).map { Date(timeIntervalSince1970: $0) }
+        let stored = (try? store.setting("summary-checked")) ?? nil
+        let last = stored.flatMap(TimeBounds.storedInstant)
+        if let stored, last == nil {
+            logger.warning("the stored time of the last summary check is not valid (\(stored.prefix(100))); it is discarded")
+        }
         defer { try? store.setSetting("summary-checked", String(now.timeIntervalSince1970)) }
         guard let last else { return }
         let due = summary.instants(after: last, through: now)
@@ -90,6 +109,9 @@ final class FocusController {
             let list = known.isEmpty ? "; the configuration defines none." : " (known: \(known.joined(separator: ", ")))."
             throw Refused(description: "there is no Focus named \"\(name)\"" + list)
         }
+        if let duration, !TimeBounds.isAcceptableDuration(duration) {
+            throw Refused(description: Self.durationSentence)
+        }
         var end: Date?
         if let until {
             guard let date = DurationText.nextTime(until, after: clock.now, timeZone: timeZone) else {
@@ -101,6 +123,8 @@ final class FocusController {
         evaluate()
         return bridge.activeFocus!
     }
+
+    static let durationSentence = "a Focus can be turned on for more than 0 seconds and at most 366 days."
 
     /// `focusctl focus off`.
     func turnOff() {

@@ -24,7 +24,9 @@ public struct ServiceOptions: Sendable {
         self.replace = replace
     }
 
-    /// `$XDG_STATE_HOME/focus-bridge`, default `~/.local/state/focus-bridge`.
+    /// `$XDG_STATE_HOME/focus-bridge`, default `~/.local/state/focus-bridge` (from a dictionary;
+    /// the binary reads the environment through `EnvironmentPaths.stateFolder`, which refuses
+    /// an unset HOME and paths that are not UTF-8).
     public static func defaultStateDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         let base = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
@@ -44,6 +46,8 @@ public final class Service {
     private var focus: FocusController?
     private var control: ControlInterface?
     private var configWatch: ConfigWatch?
+    /// Held for the whole run: the state folder's lock.
+    private var stateFolder: StateFolder?
     private var reloadTimer: UInt32 = 0
     private var exitCode: Int32 = 0
     private var ownedNames: [String] = []
@@ -73,7 +77,16 @@ public final class Service {
     }
 
     private func start() throws {
-        let store = try Store(directory: options.stateDirectory)
+        try SessionEnvironment.checkBusAddress()
+        let folder: StateFolder
+        do { folder = try StateFolder(path: options.stateDirectory) } catch { throw StartupError(error.description) }
+        stateFolder = folder
+        let store: Store
+        do {
+            store = try Store(directory: folder.path, notice: { [logger] in logger.warning("\($0)") })
+        } catch {
+            throw StartupError("\(error)") // StoreError: one sentence naming the file
+        }
         let session: BusConnection
         do { session = try BusConnection.session() } catch {
             throw StartupError("cannot connect to the session bus (\(error.message)); is DBUS_SESSION_BUS_ADDRESS set?")
@@ -177,11 +190,17 @@ public final class Service {
             return BusDownstream(mode: "address", target: name, connection: connection, daemonName: name,
                                  passthroughNames: passthroughNames, logger: logger)
         case .spawn(let command):
-            let bus = try PrivateBus(directory: options.stateDirectory, logger: logger)
+            let bus: PrivateBus
+            do { bus = try PrivateBus(directory: options.stateDirectory, logger: logger) } catch {
+                let reason = (error as? DBusError)?.message ?? (error as NSError).localizedDescription
+                throw StartupError("cannot start the private bus for the daemon in \(options.stateDirectory): \(reason)")
+            }
             privateBus = bus
             bus.onExit { [weak self] how in
-                self?.logger.error("the private bus \(how); exiting")
-                self?.stop(exitCode: 1)
+                // Stopping stops the bus too: that exit is expected, not an error.
+                guard let self, !self.stopping else { return }
+                self.logger.error("the private bus \(how); exiting")
+                self.stop(exitCode: 1)
             }
             let connection = try BusConnection.connect(address: bus.address)
             daemon = SpawnedDaemon(command: command, busAddress: bus.address, logger: logger)
@@ -240,6 +259,7 @@ public final class Service {
     }
 
     private func stopDownstream() {
+        stopping = true
         daemon?.stop()
         daemon = nil
         privateBus?.stop()

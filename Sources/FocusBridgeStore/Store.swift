@@ -2,21 +2,77 @@ import Foundation
 import FocusBridgeCore
 import GRDB
 
+/// Why the state database cannot be used, in one sentence that names the file.
+public struct StoreError: Error, CustomStringConvertible {
+    public let description: String
+
+    public init(description: String) { self.description = description }
+
+    init(opening path: String, _ error: Error) {
+        if let error = error as? DatabaseError {
+            let what = error.message ?? "SQLite error \(error.resultCode.rawValue)"
+            if error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+                description = "the state database \(path) is locked by another program (\(what)); close it and start again"
+            } else {
+                description = "cannot open the state database \(path): \(what)"
+            }
+        } else {
+            description = "cannot open the state database \(path): \(StateFolder.reason(error))"
+        }
+    }
+}
+
 /// FocusBridge's durable state in SQLite: the history of notifications and small settings such
 /// as the ID high-water mark. The file is private to the user (0600, folder 0700) and in WAL
 /// mode, so a crash loses nothing that was committed.
 public final class Store {
     public let path: String
     private let database: DatabaseQueue
+    /// Told, in one sentence, about anything in the file that was discarded or repaired.
+    private let notice: (String) -> Void
 
-    /// Opens (creating when needed) `state.sqlite3` in `directory`.
-    public init(directory: String) throws {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
-        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory)
+    /// Opens (creating when needed) `state.sqlite3` in `directory`. A file SQLite calls corrupt
+    /// or not a database is moved aside (with its -wal and -shm) as
+    /// `state.sqlite3.broken-YYYYMMDD-HHMMSS` and a fresh one started: `notice` gets one sentence
+    /// naming both. A symbolic link is refused (it would adopt another file, and SQLite would give
+    /// its -wal the other file's mode). Other failures throw `StoreError`, one sentence.
+    public init(directory: String, notice: @escaping (String) -> Void = { _ in }) throws {
+        self.notice = notice
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory)
+        } catch {
+            throw StoreError(description: "cannot use the state folder \(directory): \(StateFolder.reason(error))")
+        }
         path = (directory as NSString).appendingPathComponent("state.sqlite3")
+        for file in [path, path + "-wal", path + "-shm"] {
+            var info = stat()
+            if lstat(file, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK {
+                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: file)) ?? "?"
+                throw StoreError(description: "the state database \(file) is a symbolic link (to \(target)); focus-bridge "
+                    + "opens only a file of its own there: move the link away (focus-bridge then starts a fresh one)")
+            }
+        }
         let previousMask = umask(0o077)
         defer { umask(previousMask) }
+        do {
+            database = try Self.open(path)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB {
+            let aside = try Self.moveAside(path)
+            notice("the state database \(path) is broken (\(error.message ?? "SQLite error \(error.resultCode.rawValue)")); "
+                + "it was moved aside to \(aside) and focus-bridge starts with a fresh one")
+            do { database = try Self.open(path) } catch { throw StoreError(opening: path, error) }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(opening: path, error)
+        }
+    }
+
+    /// Opens, sets the modes, migrates and checks the file (a truncated file may open well and
+    /// fail only on the pages it lacks: `quick_check` reads them all once).
+    private static func open(_ path: String) throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.journalMode = .wal
         configuration.busyMode = .timeout(5)
@@ -26,11 +82,39 @@ public final class Store {
             // no file locking on every transaction, and a second daemon cannot open the store.
             try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE")
         }
-        database = try DatabaseQueue(path: path, configuration: configuration)
+        let database = try DatabaseQueue(path: path, configuration: configuration)
         for file in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) {
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
         }
-        try Self.migrator.migrate(database)
+        let check = try database.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+        guard check == ["ok"] else {
+            throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "quick_check: \(check.prefix(3).joined(separator: "; "))")
+        }
+        try migrator.migrate(database)
+        return database
+    }
+
+    /// Renames `path` and its -wal and -shm to `path.broken-YYYYMMDD-HHMMSS[-wal|-shm]`; the new name.
+    private static func moveAside(_ path: String) throws -> String {
+        var now = time(nil)
+        var parts = tm()
+        localtime_r(&now, &parts)
+        let stamp = String(format: "%04d%02d%02d-%02d%02d%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+                           Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+        var aside = "\(path).broken-\(stamp)"
+        var attempt = 1
+        while FileManager.default.fileExists(atPath: aside) {
+            attempt += 1
+            aside = "\(path).broken-\(stamp)-\(attempt)"
+        }
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+            guard rename(path + suffix, aside + suffix) == 0 else {
+                throw StoreError(description: "the state database \(path) is broken and cannot be moved aside to "
+                    + "\(aside + suffix): \(String(cString: strerror(errno)))")
+            }
+            chmod(aside + suffix, 0o600)
+        }
+        return aside
     }
 
     private static var migrator: DatabaseMigrator {
@@ -117,8 +201,20 @@ public final class Store {
         }
     }
 
-    /// The last ID block reserved (see `IDAllocator`), 0 for a new store.
-    public func idHighWater() throws -> UInt32 { try setting("id-high-water").flatMap { UInt32($0) } ?? 0 }
+    /// The last ID block reserved (see `IDAllocator`), 0 for a new store. A stored value that is
+    /// not a 32-bit number is replaced by the highest ID the file knows (history, held) plus a
+    /// block, so no ID is given out twice; `notice` says so.
+    public func idHighWater() throws -> UInt32 {
+        guard let text = try setting("id-high-water") else { return 0 }
+        if let value = UInt32(text) { return value }
+        let highest = try database.read { db in
+            try Int64.fetchOne(db, sql: "SELECT max(m) FROM (SELECT max(id) AS m FROM history UNION ALL SELECT max(id) FROM held)")
+        } ?? 0
+        let value = UInt32(clamping: highest).addingReportingOverflow(IDAllocator.blockSize)
+        let mark = value.overflow ? UInt32.max : value.partialValue
+        notice("the stored ID high-water mark is not valid (\(text.prefix(40))); IDs continue after \(mark), past every ID in the state database")
+        return mark
+    }
     public func setIDHighWater(_ value: UInt32) throws { try setSetting("id-high-water", String(value)) }
 
     // MARK: History
@@ -174,14 +270,18 @@ public final class Store {
             }
             sql += " ORDER BY row DESC LIMIT ?"
             arguments += [limit]
-            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-                HistoryEntry(
-                    id: UInt32(row["id"] as Int64), app: row["app"], summary: row["summary"], body: row["body"],
-                    level: InterruptionLevel(rawValue: row["level"]) ?? .active,
-                    decision: DeliveryOutcome(rawValue: row["decision"]) ?? .delivered,
-                    received: Date(timeIntervalSince1970: row["received"]),
-                    closed: (row["closed"] as Double?).map { Date(timeIntervalSince1970: $0) },
-                    closeReason: (row["close_reason"] as Int64?).map { UInt32($0) })
+            // Rows are read leniently: a row whose values cannot be used is left out, never trapped on.
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap { row -> HistoryEntry? in
+                guard let id = row.lenient(Int64.self, "id").flatMap(UInt32.init(exactly:)),
+                      let received = row.lenient(Double.self, "received"), received.isFinite else { return nil }
+                return HistoryEntry(
+                    id: id, app: row.lenient(String.self, "app") ?? "", summary: row.lenient(String.self, "summary") ?? "",
+                    body: row.lenient(String.self, "body") ?? "",
+                    level: row.lenient(String.self, "level").flatMap(InterruptionLevel.init(rawValue:)) ?? .active,
+                    decision: row.lenient(String.self, "decision").flatMap(DeliveryOutcome.init(rawValue:)) ?? .delivered,
+                    received: Date(timeIntervalSince1970: received),
+                    closed: row.lenient(Double.self, "closed").flatMap { $0.isFinite ? Date(timeIntervalSince1970: $0) : nil },
+                    closeReason: row.lenient(Int64.self, "close_reason").flatMap(UInt32.init(exactly:)))
             }
         }
     }
@@ -191,7 +291,9 @@ public final class Store {
         try database.read { db in
             var counts: [DeliveryOutcome: Int] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT decision, count(*) AS n FROM history GROUP BY decision") {
-                if let outcome = DeliveryOutcome(rawValue: row["decision"]) { counts[outcome] = row["n"] }
+                if let outcome = row.lenient(String.self, "decision").flatMap(DeliveryOutcome.init(rawValue:)) {
+                    counts[outcome, default: 0] += row.lenient(Int.self, "n") ?? 0
+                }
             }
             return counts
         }
@@ -248,23 +350,41 @@ public final class Store {
     }
 
     /// Every held notification with the digest it went out in (nil: still waiting), oldest first.
+    /// A row whose values cannot be used (wrong types, an ID out of range, a time that is not
+    /// finite) is deleted and `notice` told once: it must not stop the bridge from starting.
     public func heldNotifications() throws -> [(item: HeldNotification, digest: UInt32?)] {
-        try database.read { db in
+        var unusable: [DatabaseValue] = []
+        let items = try database.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT id, kind, focus, app, summary, body, level, relevance, received, sender, pid, digest, holders
                 FROM held ORDER BY received, id
-                """).map { row in
-                let kind: String = row["kind"]
-                let reason: HeldNotification.Reason = kind == "summary" ? .summary : .focus(row["focus"] ?? "")
+                """).compactMap { row -> (item: HeldNotification, digest: UInt32?)? in
+                guard let id = row.lenient(Int64.self, "id").flatMap(UInt32.init(exactly:)), id != 0,
+                      let received = row.lenient(Double.self, "received"), received.isFinite,
+                      let relevance = row.lenient(Double.self, "relevance"), relevance.isFinite,
+                      let sender = row.lenient(String.self, "sender") else {
+                    unusable.append(row["id"] as DatabaseValue)
+                    return nil
+                }
+                let reason: HeldNotification.Reason = row.lenient(String.self, "kind") == "summary"
+                    ? .summary : .focus(row.lenient(String.self, "focus") ?? "")
                 let item = HeldNotification(
-                    id: UInt32(row["id"] as Int64), reason: reason, app: row["app"], summary: row["summary"],
-                    body: row["body"], level: InterruptionLevel(rawValue: row["level"]) ?? .active,
-                    relevance: row["relevance"], received: Date(timeIntervalSince1970: row["received"]),
-                    holders: Self.holders(stored: row["holders"], sender: row["sender"]),
-                    processID: (row["pid"] as Int64?).map { UInt32($0) })
-                return (item, (row["digest"] as Int64?).map { UInt32($0) })
+                    id: id, reason: reason, app: row.lenient(String.self, "app") ?? "",
+                    summary: row.lenient(String.self, "summary") ?? "", body: row.lenient(String.self, "body") ?? "",
+                    level: row.lenient(String.self, "level").flatMap(InterruptionLevel.init(rawValue:)) ?? .active,
+                    relevance: relevance, received: Date(timeIntervalSince1970: received),
+                    holders: Self.holders(stored: row.lenient(String.self, "holders"), sender: sender),
+                    processID: row.lenient(Int64.self, "pid").flatMap(UInt32.init(exactly:)))
+                return (item, row.lenient(Int64.self, "digest").flatMap(UInt32.init(exactly:)))
             }
         }
+        if !unusable.isEmpty {
+            notice("\(unusable.count) held notification(s) in the state database cannot be read; they are discarded")
+            try database.write { db in
+                for id in unusable { try db.execute(sql: "DELETE FROM held WHERE id IS ?", arguments: [id]) }
+            }
+        }
+        return items
     }
 
     /// The holders of a held row; a row without them (older file) or with damaged ones keeps
@@ -279,7 +399,8 @@ public final class Store {
         try database.read { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT payload_type, payload FROM held WHERE id = ?",
                                              arguments: [Int64(id)]) else { return nil }
-            return (row["payload_type"], [UInt8](row["payload"] as Data))
+            guard let type = row.lenient(String.self, "payload_type"), let bytes = row.lenient(Data.self, "payload") else { return nil }
+            return (type, [UInt8](bytes))
         }
     }
 
@@ -305,5 +426,13 @@ public final class Store {
         try database.write { db in
             try db.execute(sql: "DELETE FROM history WHERE received < ?", arguments: [date.timeIntervalSince1970])
         }
+    }
+}
+
+extension Row {
+    /// A column's value when it is of the asked type, else nil: what the file holds is not trusted
+    /// (GRDB's typed subscript traps on NULL or on a value of another type).
+    fileprivate func lenient<Value: DatabaseValueConvertible>(_ type: Value.Type, _ column: String) -> Value? {
+        Value.fromDatabaseValue(self[column] as DatabaseValue)
     }
 }

@@ -53,7 +53,18 @@ struct FocusBridgeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let path = config ?? Configuration.defaultPath()
+        // Every file focus-bridge creates (state database, -wal, -shm, lock, private bus config)
+        // is the user's alone; spawned programs get the umask back (Subprocess).
+        Subprocess.childUmask = umask(0o077)
+        let path: String
+        let state: String
+        do {
+            path = try config ?? EnvironmentPaths.configFile()
+            state = try stateDirectory ?? EnvironmentPaths.stateFolder()
+        } catch {
+            FileHandle.standardError.write(Data("focus-bridge: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
         var configuration: Configuration
         do { configuration = try Configuration.load(path: path) } catch {
             FileHandle.standardError.write(Data("\(error.description)\n".utf8))
@@ -80,7 +91,7 @@ struct FocusBridgeCommand: ParsableCommand {
             return handler
         }
         let options = ServiceOptions(configuration: configuration, configPath: path,
-                                     stateDirectory: stateDirectory ?? ServiceOptions.defaultStateDirectory(),
+                                     stateDirectory: state,
                                      replace: replace, downstreamOverride: override)
         let code = Service(options: options, logger: Logger(label: "focus-bridge")).run()
         if code != 0 { throw ExitCode(code) }
@@ -91,7 +102,7 @@ struct FocusBridgeCommand: ParsableCommand {
     /// Exits 1 when focus-bridge could not start as asked (no plan, or a name it would not get).
     private func printPlan(_ configuration: Configuration) throws {
         let environment = ProcessInfo.processInfo.environment
-        let session = try? BusConnection.session()
+        let session = SessionBusAddress.isKnown() ? try? BusConnection.session() : nil
         if session == nil {
             FileHandle.standardError.write(Data(
                 "focus-bridge: no session bus answers (DBUS_SESSION_BUS_ADDRESS); GNOME Shell and running daemons cannot be seen\n".utf8))

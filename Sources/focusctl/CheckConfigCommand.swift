@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocusBridgeConfig
+import Foundation
 
 /// `focusctl check-config [PATH]`: validates a configuration file without a running daemon.
 struct CheckConfigCommand: ParsableCommand {
@@ -9,8 +10,20 @@ struct CheckConfigCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The file to check.", valueName: "path"))
     var path: String?
 
+    /// A missing file is not "ok": named explicitly it is refused (exit 1); the default one is
+    /// reported as absent, with the defaults in force (exit 0).
     func run() throws {
-        let path = path ?? Configuration.defaultPath()
+        let path: String
+        do { path = try self.path ?? EnvironmentPaths.configFile() } catch {
+            ControlClient.fail("focusctl: \(error)", code: 1)
+        }
+        var isFolder: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
+            if self.path != nil { ControlClient.fail("\(path): no such file", code: 1) }
+            print("\(path): no such file; focus-bridge runs with its built-in defaults")
+            return
+        }
+        if isFolder.boolValue { ControlClient.fail("\(path): is a folder, not a configuration file", code: 1) }
         do {
             _ = try Configuration.load(path: path)
             print("\(path): ok")

@@ -10,7 +10,12 @@ struct ControlClient {
 
     let bus: BusConnection
 
+    /// Without a session bus address focusctl says so (exit 2) rather than let GLib autolaunch a
+    /// new bus, on which no focus-bridge could be running.
     init() {
+        guard SessionBusAddress.isKnown() else {
+            Self.fail("focusctl: DBUS_SESSION_BUS_ADDRESS is not set, so there is no session bus to find focus-bridge on.", code: 2)
+        }
         do { bus = try BusConnection.session() } catch {
             Self.fail(Self.notRunning, code: 2)
         }

@@ -25,16 +25,23 @@ struct FocusCommand: ParsableCommand {
 
         func validate() throws {
             if duration != nil && until != nil { throw ValidationError("Give --for or --until, not both.") }
-            if let duration, DurationText.seconds(duration) == nil {
-                throw ValidationError("--for takes a duration such as 90m, 1h30m or 2h, not \"\(duration)\".")
-            }
-            if let until, TimeOfDay(until) == nil {
-                throw ValidationError("--until takes a time of day as HH:MM, not \"\(until)\".")
-            }
         }
 
+        /// A bad time is refused here with one sentence and exit 1, before anything is sent.
         func run() throws {
-            let seconds = duration.flatMap(DurationText.seconds) ?? 0
+            var seconds: TimeInterval = 0
+            if let duration {
+                guard let value = DurationText.seconds(duration) else {
+                    ControlClient.fail("focusctl: --for takes a duration such as 90m, 1h30m or 2h, not \"\(duration)\".", code: 1)
+                }
+                guard value <= TimeBounds.longestDuration else {
+                    ControlClient.fail("focusctl: --for takes at most 366 days (366d), not \"\(duration)\".", code: 1)
+                }
+                seconds = value
+            }
+            if let until, TimeOfDay(until) == nil {
+                ControlClient.fail("focusctl: --until takes a time of day as HH:MM, not \"\(until)\".", code: 1)
+            }
             let (status, _) = ControlClient().report(StatusReport.self, "FocusOn",
                                                      .tuple([.string(name), .double(seconds), .string(until ?? "")]))
             print(FocusCommand.describe(status.focus))

@@ -288,10 +288,21 @@ def test_state_on_a_full_or_read_only_disk(bridge_factory, fake_daemon, config, 
     assert cause.lower() in lines[0].lower(), "the log line does not say what went wrong (%s): %r" % (cause, lines[0])
     assert any("held" in l for l in lines), \
         "nothing logged about the notification that could not be held (%d):\n%s" % (held, "\n".join(lines))
+    # a flood on the failing disk adds no line: one per failing operation, not one per notification
+    before_flood = len(error_lines(b, "state database"))
+    flood = Flood([c], per_client=400, apps=["Flooder"], label="flood on a failing disk", window=16).run(30)
+    assert not flood.failed
+    # every call was answered, so every batch was written (or failed to be) before its answer
+    failing = error_lines(b, "state database")
+    assert len(failing) == before_flood <= 4, \
+        "%d log lines about the state database for %d notifications on a failing disk:\n%s" % (
+            len(failing), len(flood.acked) + 6, "\n".join(failing[:10]))
     # the disk works again: recording resumes, and what was recorded before is still there
     trigger.unlink()
     after = c.notify("disk works again", app="Writer")
     fake_daemon.wait_notify("disk works again")
+    recovered = [l for l in error_lines(b, "works again") if "recording notifications in the state database" in l]
+    assert len(recovered) == 1, "the recovery is said once: %r" % recovered
     rows = {r["id"]: r for r in c.history(100)}
     assert after in rows and rows[after]["summary"] == "disk works again", \
         "history not recorded again once the disk works: %r" % sorted(rows)

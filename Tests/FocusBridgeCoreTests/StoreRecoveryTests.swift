@@ -1,0 +1,76 @@
+import FocusBridgeCore
+import FocusBridgeStore
+import Foundation
+import GRDB
+import XCTest
+
+/// What the store does with a file it cannot trust (issue 10, §4): a broken file is moved
+/// aside, a symbolic link refused, unusable rows and values discarded with a notice, never a trap.
+final class StoreRecoveryTests: XCTestCase {
+    private var directory: String!
+    private var path: String { directory + "/state.sqlite3" }
+
+    override func setUpWithError() throws {
+        directory = NSTemporaryDirectory() + "focus-bridge-recovery-\(UUID().uuidString)/state"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: (directory as NSString).deletingLastPathComponent)
+    }
+
+    func testRandomBytesAreMovedAside() throws {
+        var bytes = [UInt8](repeating: 0, count: 40_000)
+        for index in bytes.indices { bytes[index] = UInt8.random(in: 0...255) }
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        var notices: [String] = []
+        let store = try Store(directory: directory, notice: { notices.append($0) })
+        try store.setIDHighWater(7)
+        XCTAssertEqual(try store.idHighWater(), 7)
+        let aside = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.contains(".broken-") }.sorted()
+        XCTAssertEqual(aside.count, 1, "\(aside)")
+        guard let first = aside.first else { return }
+        XCTAssertTrue(first.hasPrefix("state.sqlite3.broken-"))
+        XCTAssertEqual(FileManager.default.contents(atPath: directory + "/" + first), Data(bytes))
+        XCTAssertEqual(notices.count, 1)
+        XCTAssertTrue(notices.first.map { $0.contains(path) && $0.contains(first) } ?? false, "\(notices)")
+    }
+
+    func testASymbolicLinkIsRefused() throws {
+        let other = directory + "/../elsewhere.sqlite3"
+        _ = FileManager.default.createFile(atPath: other, contents: nil)
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: other)
+        XCTAssertThrowsError(try Store(directory: directory)) { error in
+            XCTAssertTrue("\(error)".contains("symbolic link"), "\(error)")
+        }
+    }
+
+    func testUnusableStoredValuesAreDiscarded() throws {
+        var notices: [String] = []
+        do {
+            let store = try Store(directory: directory)
+            try store.record([HistoryEntry(id: 5000, app: "A", summary: "s", body: "", level: .active, decision: .delivered,
+                                           received: Date(timeIntervalSince1970: 1_800_000_000))])
+            try store.setSetting("id-high-water", "garbage")
+        }
+        let raw = try DatabaseQueue(path: path)
+        try raw.write { db in
+            try db.execute(sql: """
+                INSERT INTO held (id, kind, app, summary, body, level, relevance, received, sender, payload_type, payload)
+                VALUES (-3, 'summary', 'A', 's', 'b', 'active', 0.5, 'not a time', ':1.1', 'x', x'00');
+                INSERT INTO history (id, app, summary, body, level, decision, received)
+                VALUES (-1, 'A', 's', '', 'active', 'delivered', 1);
+                INSERT INTO history (id, app, summary, body, level, decision, received)
+                VALUES (6, 'A', 's', '', 'active', 'delivered', 'soon');
+                """)
+        }
+        try raw.close()
+        let store = try Store(directory: directory, notice: { notices.append($0) })
+        XCTAssertGreaterThan(try store.idHighWater(), 5000, "IDs continue past every ID in the file")
+        XCTAssertEqual(try store.heldNotifications().count, 0)
+        XCTAssertEqual(try store.history(limit: 10).map(\.id), [5000])
+        XCTAssertEqual(notices.count, 2, "\(notices)")
+        XCTAssertEqual(try store.heldNotifications().count, 0)
+        XCTAssertEqual(notices.count, 2, "the unusable held row was deleted: said once")
+    }
+}
