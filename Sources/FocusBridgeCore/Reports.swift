@@ -33,11 +33,22 @@ public struct StatusReport: Codable, Equatable, Sendable {
         public var mode: String
         public var target: String
         public var connected: Bool
+        /// The daemon's own `GetServerInformation`, once it answered (nil in `log` mode).
+        public var daemon: ServerInformation?
 
-        public init(mode: String, target: String, connected: Bool) {
+        public init(mode: String, target: String, connected: Bool, daemon: ServerInformation? = nil) {
             self.mode = mode
             self.target = target
             self.connected = connected
+            self.daemon = daemon
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(mode, forKey: .mode)
+            try container.encode(target, forKey: .target)
+            try container.encode(connected, forKey: .connected)
+            try container.encode(daemon, forKey: .daemon)
         }
     }
 

@@ -77,6 +77,9 @@ final class Bridge {
     /// What clients are told the daemon can do.
     var capabilities: [String] { downstream.capabilities ?? ["actions", "body"] }
 
+    /// Who clients are told the daemon is: the daemon's own answer once it gave one.
+    var serverInformation: ServerInformation { downstream.serverInformation ?? .bridge }
+
     var queuedCount: Int { queue.queued }
     var inFlightCount: Int { queue.inFlight }
 

@@ -10,6 +10,7 @@ final class BusDownstream: Downstream {
     let connection: BusConnection
     let daemonName: String
     private(set) var capabilities: [String]?
+    private(set) var serverInformation: ServerInformation?
     weak var events: DownstreamEvents?
     private(set) var passthrough: Passthrough?
     private let logger: Logger
@@ -56,8 +57,24 @@ final class BusDownstream: Downstream {
             case .success(let reply): self.capabilities = reply.child(0).strings
             case .failure(let error): self.logger.warning("GetCapabilities failed: \(error)")
             }
+            self.fetchServerInformation(from: newOwner)
+        }
+    }
+
+    /// Asks who the daemon is (apps see its answer as the bridge's), then takes work.
+    private func fetchServerInformation(from newOwner: String) {
+        connection.call(daemonName, NotificationsInterface.path, NotificationsInterface.name, "GetServerInformation",
+                        replyType: "(ssss)", timeoutMilliseconds: 5_000) { [weak self] result in
+            guard let self, self.owner == newOwner else { return }
+            switch result {
+            case .success(let reply):
+                self.serverInformation = ServerInformation(reply: (0..<4).map { reply.child($0).string ?? "" })
+            case .failure(let error):
+                self.serverInformation = nil
+                self.logger.warning("GetServerInformation failed: \(error)")
+            }
             self.isReady = true
-            self.logger.info("connected to the daemon \(self.daemonName) (\(newOwner)); capabilities: \((self.capabilities ?? []).joined(separator: " "))")
+            self.logger.info("connected to the daemon \(self.daemonName) (\(newOwner)): \(self.serverInformation?.line ?? "unnamed"); capabilities: \((self.capabilities ?? []).joined(separator: " "))")
             self.events?.downstreamReady()
         }
     }

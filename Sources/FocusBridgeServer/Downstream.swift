@@ -1,3 +1,4 @@
+import FocusBridgeCore
 import FocusBridgeDBus
 
 /// Where the bridge delivers: a notification daemon on some bus, or the log.
@@ -10,6 +11,8 @@ protocol Downstream: AnyObject {
     var isConnected: Bool { get }
     /// The daemon's capabilities, once known.
     var capabilities: [String]? { get }
+    /// The daemon's `GetServerInformation`, once known (nil: the bridge answers for itself).
+    var serverInformation: ServerInformation? { get }
     var events: DownstreamEvents? { get set }
 
     func start()

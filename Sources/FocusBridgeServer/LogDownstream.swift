@@ -9,6 +9,7 @@ final class LogDownstream: Downstream {
     let target = "standard output"
     let isConnected = true
     let capabilities: [String]? = ["body"]
+    let serverInformation: ServerInformation? = nil
     weak var events: DownstreamEvents?
     var passthrough: Passthrough? { nil }
 

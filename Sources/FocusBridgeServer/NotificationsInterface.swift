@@ -8,8 +8,6 @@ enum NotificationsInterface {
     static let name = "org.freedesktop.Notifications"
     static let path = "/org/freedesktop/Notifications"
 
-    /// The specification version the bridge implements.
-    static let specVersion = "1.2"
 
     static func export(on bus: BusConnection, to bridge: Bridge) throws(DBusError) {
         try bus.export(path: path, interfaceXML: EmbeddedFiles.notificationsXML, interface: name) { call in
@@ -18,8 +16,9 @@ enum NotificationsInterface {
             case "CloseNotification": bridge.close(call, id: call.parameters.child(0).uint32 ?? 0)
             case "GetCapabilities": call.reply(.tuple([.strings(bridge.capabilities)]))
             case "GetServerInformation":
-                call.reply(.tuple([.string("FocusBridge"), .string("FocusBridge"),
-                                   .string(focusBridgeVersion), .string(specVersion)]))
+                let info = bridge.serverInformation
+                call.reply(.tuple([.string(info.name), .string(info.vendor), .string(info.version),
+                                   .string(info.specVersion)]))
             default:
                 call.fail(DBusError(name: "org.freedesktop.DBus.Error.UnknownMethod",
                                     message: "no method \(call.methodName)"))

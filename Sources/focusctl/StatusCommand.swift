@@ -21,6 +21,8 @@ struct StatusCommand: ParsableCommand {
             ["Next summary", status.nextSummary.flatMap(Timestamp.parse).map { LocalTime.string($0) } ?? "none scheduled"],
             ["Silent", status.silent ? "on" : "off"],
             ["Downstream", "\(downstream.mode) — \(downstream.target) (\(downstream.connected ? "connected" : "not connected"))"],
+            ["Daemon", downstream.daemon?.line ?? "none (FocusBridge answers for itself)"],
+            ["Bridge", "FocusBridge \(status.version)"],
             ["Received", "\(counts.received ?? 0)"],
             ["Delivered", "\(counts.delivered ?? 0)"],
             ["Waiting", "\(counts.queued ?? 0) queued, \(counts.inFlight ?? 0) in flight"],

@@ -83,6 +83,15 @@ def test_notification_through_the_bridge_reaches_dunst(dunst):
     assert c.wait_signal("NotificationClosed", bid, timeout=10).args[0] == bid
 
 
+def test_apps_and_dunstctl_see_dunst_not_the_bridge(dunst):
+    name, vendor, version, spec = dunst.client.server_information()
+    assert (name, vendor) == ("dunst", "knopwob"), (name, vendor)
+    r = subprocess.run(["dunst", "-v"], capture_output=True, text=True, timeout=10)
+    assert version in r.stdout + r.stderr, "GetServerInformation's version %r is not dunst's: %r" % (version, r.stdout)
+    # dunstctl debug reads the server information from the name the bridge owns
+    assert "dunst" in dunst.ctl("debug") and "FocusBridge" not in dunst.ctl("debug")
+
+
 def test_dunstctl_action_invokes_the_default_action(dunst, procs):
     p = procs.spawn(["notify-send", "-A", "default=Open", "--wait", "Click me"], env=dunst.env,
                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

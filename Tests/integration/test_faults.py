@@ -240,7 +240,7 @@ def test_stopped_daemon_keeps_notify_fast_and_resumes_in_order(bridge, fake_daem
         t0 = time.monotonic()
         info = client.server_information()
         counts = client.status()["counts"]
-        assert time.monotonic() - t0 < FAST and info[0] == "FocusBridge"
+        assert time.monotonic() - t0 < FAST and info[0] == "FakeDaemon"
         assert counts["in-flight"] <= 8, counts
         assert counts["in-flight"] + counts["queued"] == n, counts
     finally:

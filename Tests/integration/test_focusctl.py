@@ -31,7 +31,8 @@ def test_status_json(bridge, fake_daemon, client, focusctl):
     assert COUNT_KEYS <= set(st["counts"]), sorted(st["counts"])
     assert all(isinstance(st["counts"][k], int) for k in COUNT_KEYS)
     assert st["counts"]["received"] == 3
-    assert st["version"] == client.server_information()[2]
+    assert st["downstream"]["daemon"]["version"] == client.server_information()[2]
+    assert st["version"]
     assert st["counts"] == client.status()["counts"]
 
 

@@ -148,10 +148,22 @@ def test_capabilities_are_the_daemons(bridge_factory, fake_daemon_factory, clien
     assert sorted(got) == sorted(caps)
 
 
-def test_server_information_names_focusbridge(bridge, client):
-    name, vendor, version, spec = client.server_information()
-    assert (name, vendor, spec) == ("FocusBridge", "FocusBridge", "1.2")
-    assert version and version == client.status()["version"]
+def test_server_information_is_the_daemons(bridge, client, fake_daemon, focusctl):
+    """Apps that adapt to the daemon by its name see the real one (PRODUCT.md §1); the bridge
+    answers from what it asked on connecting, so a hung daemon does not make it slow."""
+    assert client.server_information() == ("FakeDaemon", "FocusBridgeTests", "1.0", "1.2")
+    st = client.status()
+    assert st["downstream"]["daemon"] == {"name": "FakeDaemon", "vendor": "FocusBridgeTests", "version": "1.0",
+                                          "spec-version": "1.2"}, st["downstream"]
+    assert st["version"] and st["version"] != "1.0"
+    out = focusctl("status").stdout
+    assert "FakeDaemon 1.0 (FocusBridgeTests), spec 1.2" in out and "FocusBridge %s" % st["version"] in out, out
+
+
+def test_server_information_before_any_daemon_is_the_bridges(bridge_factory, client):
+    bridge_factory()     # the daemon's bus is up, but no daemon on it
+    assert client.server_information()[:2] == ("FocusBridge", "FocusBridge")
+    assert client.status()["downstream"]["daemon"] is None
 
 
 def test_introspectable_and_peer(bridge, client):

@@ -16,7 +16,7 @@ def test_slow_daemon_does_not_slow_notify(bridge, fake_daemon, client):
         assert nid > 0
         assert took < FAST, "Notify #%d took %.2f s with a 2 s daemon" % (i, took)
     t0 = client.server_information()
-    assert t0[0] == "FocusBridge"
+    assert t0[0] == "FakeDaemon"   # answered by the bridge, from what it asked on connecting
     for i in range(3):
         fake_daemon.wait_notify("slow %d" % i, timeout=12)
 

@@ -194,7 +194,7 @@ def test_vendor_calls_to_a_hung_daemon_are_bounded(bridge, fake_daemon, client):
     assert pump_until(lambda: results["limits"] >= 300 - 64, 20), results
     assert results["ok"] == 0 and not results["other"], results
     # and the bridge still answers its own methods
-    assert client.server_information()[0] == "FocusBridge"
+    assert client.server_information()[0] == "FakeDaemon"
 
 
 # --------------------------------------------------------------------------- StateChanged

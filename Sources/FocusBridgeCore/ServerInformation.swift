@@ -1,0 +1,36 @@
+/// What `GetServerInformation` says: the daemon's name, vendor, version and spec version. The
+/// bridge answers with the daemon's own, so apps that adapt to a daemon by its name see the real
+/// one, and `dunstctl debug` reports dunst's version, not the bridge's.
+public struct ServerInformation: Codable, Equatable, Sendable {
+    public var name: String
+    public var vendor: String
+    public var version: String
+    public var specVersion: String
+
+    enum CodingKeys: String, CodingKey {
+        case name, vendor, version
+        case specVersion = "spec-version"
+    }
+
+    public init(name: String, vendor: String, version: String, specVersion: String) {
+        self.name = name
+        self.vendor = vendor
+        self.version = version
+        self.specVersion = specVersion
+    }
+
+    /// FocusBridge's own: what it says in `log` mode and before it has seen a daemon.
+    public static let bridge = ServerInformation(name: "FocusBridge", vendor: "FocusBridge", version: focusBridgeVersion,
+                                                 specVersion: "1.2")
+
+    /// A daemon's answer, each field cut to a sane length (it comes from another process).
+    public init(reply: [String]) {
+        func field(_ index: Int) -> String { index < reply.count ? String(reply[index].prefix(256)) : "" }
+        self.init(name: field(0), vendor: field(1), version: field(2), specVersion: field(3))
+    }
+
+    /// `dunst 1.9.0 (Dunst Project), spec 1.2`.
+    public var line: String {
+        "\(name) \(version) (\(vendor)), spec \(specVersion)"
+    }
+}
