@@ -21,7 +21,10 @@ public enum ActionNormaliser {
         public var flat: [String] { ActionPair.flatten(actions) }
     }
 
-    public static func normalise(_ flat: [String], destructiveKeys: [String], settings: GeneralSettings) -> Result {
+    /// `daemonLimit`: how many buttons the daemon behind the bridge shows at most (GNOME: 3), so
+    /// the bridge, not the daemon, decides which go — destructive ones first.
+    public static func normalise(_ flat: [String], destructiveKeys: [String], settings: GeneralSettings,
+                                 daemonLimit: Int? = nil) -> Result {
         var trace: [String] = []
         if flat.count % 2 == 1 { trace.append("actions: odd-length array; trailing \"\(flat.last!)\" dropped") }
         var seen: Set<String> = []
@@ -70,11 +73,12 @@ public enum ActionNormaliser {
             }
         }
 
-        let limit = min(max(settings.maxActions, 0), buttonLimit)
+        let limit = min(max(settings.maxActions, 0), buttonLimit, daemonLimit ?? buttonLimit)
         var ordered = buttons + destructive
         if ordered.count > limit {
             let cut = ordered[limit...].map { "\"\($0.label)\"" }.joined(separator: ", ")
-            trace.append("actions: at most \(limit) buttons; \(cut) dropped")
+            let why = daemonLimit.map { $0 < min(max(settings.maxActions, 0), buttonLimit) ? " (the daemon shows no more)" : "" } ?? ""
+            trace.append("actions: at most \(limit) buttons\(why); \(cut) dropped")
             ordered = Array(ordered.prefix(limit))
         }
         let destructiveKeySet = Set(destructive.map(\.key))

@@ -26,11 +26,13 @@ public struct PolicyContext: Sendable {
     public var activeFocus: FocusProfile?
     public var recent: DuplicateTracker
     public var flood: FloodGate
+    /// How many buttons the daemon shows at most, when it is known to show fewer than four.
+    public var daemonButtonLimit: Int?
 
     public init(settings: PolicySettings = PolicySettings(), now: Date = Date(), silent: Bool = false,
                 screenLocked: Bool = false, capabilities: [String] = ["actions", "body"],
                 activeFocus: FocusProfile? = nil, recent: DuplicateTracker = DuplicateTracker(),
-                flood: FloodGate = FloodGate(limit: 0)) {
+                flood: FloodGate = FloodGate(limit: 0), daemonButtonLimit: Int? = nil) {
         self.settings = settings
         self.now = now
         self.silent = silent
@@ -39,6 +41,7 @@ public struct PolicyContext: Sendable {
         self.activeFocus = activeFocus
         self.recent = recent
         self.flood = flood
+        self.daemonButtonLimit = daemonButtonLimit
     }
 }
 
@@ -59,7 +62,7 @@ public enum Policy {
                                                  destructiveKeys: notification.hints[ActionNormaliser.destructiveHint].flatMap {
                                                      if case .strings(let keys) = $0 { keys } else { nil }
                                                  } ?? [],
-                                                 settings: settings.general)
+                                                 settings: settings.general, daemonLimit: context.daemonButtonLimit)
         trace += actions.trace
 
         var previews = rule.previews ?? settings.general.previews

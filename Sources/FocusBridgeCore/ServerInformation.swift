@@ -29,7 +29,14 @@ public struct ServerInformation: Codable, Equatable, Sendable {
         self.init(name: field(0), vendor: field(1), version: field(2), specVersion: field(3))
     }
 
-    /// `dunst 1.9.0 (Dunst Project), spec 1.2`.
+    /// How many action buttons this daemon shows at most, where it is known to show fewer than
+    /// four: GNOME Shell shows three (FIELD-NOTES), and would drop the last — which may not be
+    /// the one the bridge would give up.
+    public var buttonLimit: Int? {
+        name.lowercased() == "gnome-shell" ? 3 : nil
+    }
+
+    /// `dunst 1.9.0 (knopwob), spec 1.2`.
     public var line: String {
         "\(name) \(version) (\(vendor)), spec \(specVersion)"
     }

@@ -93,7 +93,7 @@ final class Bridge {
     func policyContext() -> PolicyContext {
         PolicyContext(settings: settings, now: clock.now, silent: silent, screenLocked: screenLocked,
                       capabilities: capabilities, activeFocus: activeFocus.flatMap { settings.focus(named: $0.name) },
-                      recent: recent, flood: flood)
+                      recent: recent, flood: flood, daemonButtonLimit: downstream.serverInformation?.buttonLimit)
     }
 
     // MARK: Calls from applications

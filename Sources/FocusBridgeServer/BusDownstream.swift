@@ -50,15 +50,41 @@ final class BusDownstream: Downstream {
             logger.info("the daemon \(daemonName) is not on its bus; notifications wait for it")
             return
         }
+        fetchCapabilities(from: newOwner, attempt: 0)
+    }
+
+    /// Asks what the daemon can do. A daemon whose name appears before its object does (GNOME's
+    /// and Plasma's shells, started after the bridge) answers "no such object" at first: asked
+    /// again with back-off (0.1 s doubling to 5 s) until it serves, and only then given work,
+    /// so clients never see a capability list that is not the daemon's.
+    private func fetchCapabilities(from newOwner: String, attempt: Int) {
         connection.call(daemonName, NotificationsInterface.path, NotificationsInterface.name, "GetCapabilities",
                         replyType: "(as)", timeoutMilliseconds: 5_000) { [weak self] result in
             guard let self, self.owner == newOwner else { return }
             switch result {
-            case .success(let reply): self.capabilities = reply.child(0).strings
-            case .failure(let error): self.logger.warning("GetCapabilities failed: \(error)")
+            case .success(let reply):
+                self.capabilities = reply.child(0).strings
+            case .failure(let error) where Self.meansNotServingYet(error):
+                let delay = UInt32(min(5_000, 100 << min(attempt, 6)))
+                if attempt == 0 {
+                    self.logger.info("the daemon \(self.daemonName) does not serve notifications yet (\(error.message)); asking again")
+                }
+                _ = MainLoop.after(milliseconds: delay) { [weak self] in
+                    guard let self, self.owner == newOwner else { return }
+                    self.fetchCapabilities(from: newOwner, attempt: attempt + 1)
+                }
+                return
+            case .failure(let error):
+                self.logger.warning("GetCapabilities failed: \(error)")
             }
             self.fetchServerInformation(from: newOwner)
         }
+    }
+
+    /// The name is owned, but nothing answers at /org/freedesktop/Notifications yet.
+    static func meansNotServingYet(_ error: DBusError) -> Bool {
+        ["org.freedesktop.DBus.Error.UnknownMethod", "org.freedesktop.DBus.Error.UnknownObject",
+         "org.freedesktop.DBus.Error.UnknownInterface"].contains(error.name)
     }
 
     /// Asks who the daemon is (apps see its answer as the bridge's), then takes work.

@@ -76,4 +76,27 @@ final class ActionNormaliserTests: XCTestCase {
         let flat = (1...500).flatMap { ["k\($0)", "Label \($0)"] }
         XCTAssertEqual(forwarded(flat).count, 8)
     }
+
+    /// GNOME Shell shows three buttons: the bridge gives up the fourth itself, destructive first,
+    /// instead of letting GNOME drop whatever comes last.
+    func testADaemonThatShowsThreeButtonsGetsThreeDestructiveGoingFirst() throws {
+        let gnome = ServerInformation(name: "gnome-shell", vendor: "GNOME", version: "43.9", specVersion: "1.2")
+        XCTAssertEqual(gnome.buttonLimit, 3)
+        XCTAssertNil(ServerInformation(reply: ["dunst", "knopwob", "1.9.0", "1.2"]).buttonLimit)
+        let flat = ["del", "Delete", "1", "One", "2", "Two", "3", "Three"]
+        let result = ActionNormaliser.normalise(flat, destructiveKeys: [], settings: GeneralSettings(),
+                                                daemonLimit: gnome.buttonLimit)
+        XCTAssertEqual(result.flat, ["1", "One", "2", "Two", "3", "Three"])
+        XCTAssertTrue(result.trace.contains { $0.contains("at most 3 buttons (the daemon shows no more)") }, "\(result.trace)")
+        // a smaller configured limit still wins
+        var two = GeneralSettings()
+        two.maxActions = 2
+        XCTAssertEqual(ActionNormaliser.normalise(flat, destructiveKeys: [], settings: two, daemonLimit: 3).flat,
+                       ["1", "One", "2", "Two"])
+        // and the policy passes the daemon's limit on
+        let decision = Policy.decide(NotificationRequest(appName: "Mail", actions: flat),
+                                     app: AppIdentity(key: "Mail", source: .appName),
+                                     context: PolicyContext(daemonButtonLimit: gnome.buttonLimit))
+        XCTAssertEqual(decision.actions.flat.count, 6)
+    }
 }

@@ -132,6 +132,8 @@ MAKO_XML = """
 CONTROL_XML = """
 <node>
   <interface name="org.focusbridge.Test.FakeDaemon">
+    <!-- with --serve-later: start serving /org/freedesktop/Notifications now -->
+    <method name="Serve"/>
     <!-- every recorded call, oldest first, as a JSON array -->
     <method name="GetCalls">
       <arg direction="out" type="s" name="json"/>
@@ -243,10 +245,15 @@ class FakeDaemon:
         notif_node = Gio.DBusNodeInfo.new_for_xml(NOTIF_XML)
         mako_node = Gio.DBusNodeInfo.new_for_xml(MAKO_XML)
         control_node = Gio.DBusNodeInfo.new_for_xml(CONTROL_XML)
-        self.conn.register_object(NOTIF_PATH, notif_node.interfaces[0], self.on_notif_call, None, None)
-        self.conn.register_object(
-            NOTIF_PATH, notif_node.interfaces[1], self.on_dunst_call, self.on_dunst_get, self.on_dunst_set
-        )
+        def serve():
+            self.conn.register_object(NOTIF_PATH, notif_node.interfaces[0], self.on_notif_call, None, None)
+            self.conn.register_object(
+                NOTIF_PATH, notif_node.interfaces[1], self.on_dunst_call, self.on_dunst_get, self.on_dunst_set
+            )
+        # --serve-later plays a shell whose name appears before its notification object does
+        self.serve = serve
+        if not args.serve_later:
+            serve()
         self.conn.register_object(MAKO_PATH, mako_node.interfaces[0], self.on_mako_call, None, None)
         self.conn.register_object(TEST_PATH, control_node.interfaces[0], self.on_control_call, None, None)
         self.conn.signal_subscribe(
@@ -458,7 +465,9 @@ class FakeDaemon:
         if method == "GetCalls":
             invocation.return_value(GLib.Variant("(s)", (json.dumps(self.calls),)))
             return
-        if method == "ClearCalls":
+        if method == "Serve":
+            self.serve()
+        elif method == "ClearCalls":
             self.calls = []
         elif method == "GetStats":
             stats = {"max_outstanding": self.max_outstanding, "outstanding": self.outstanding,
@@ -519,6 +528,7 @@ def main():
     p.add_argument("--signal-style", choices=("unicast", "broadcast"), default="unicast")
     p.add_argument("--allow-replacement", action="store_true")
     p.add_argument("--first-id", type=int, default=1000)
+    p.add_argument("--serve-later", action="store_true")
     args = p.parse_args()
     sys.exit(FakeDaemon(args).run())
 

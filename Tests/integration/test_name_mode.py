@@ -14,7 +14,7 @@ import subprocess
 import pytest
 from gi.repository import Gio
 
-from conftest import NOTIF_IFACE, NOTIF_NAME, NOTIF_PATH, bus_call, session_env, settle, wait_connected
+from conftest import NOTIF_IFACE, NOTIF_NAME, NOTIF_PATH, bus_call, session_env, settle, wait_connected, wait_until
 
 TEST_TIMEOUT = 30
 DAEMON = "org.example.SessionDaemon"
@@ -66,3 +66,25 @@ def test_notify_send_wait_is_released_once_in_name_mode(name_mode, bus, procs):
     fake.closed(did, 2, style="broadcast")
     out, err = p.communicate(timeout=10)
     assert out.strip() == "yes", (out, err)
+
+
+def test_capabilities_follow_a_daemon_whose_name_comes_before_its_object(bridge_factory, fake_daemon_factory, bus,
+                                                                        make_client):
+    """GNOME's and Plasma's shells own their name before they serve /org/freedesktop/Notifications:
+    the bridge asks again until they do (issue 17, item 3), and only then forwards."""
+    fake = fake_daemon_factory("--serve-later", "--capabilities", "actions,body,persistence,x-late", bus=bus,
+                               name=DAEMON)
+    b = bridge_factory("name", args=["--downstream-name", DAEMON])
+    client = make_client()
+    wait_until(lambda: "does not serve notifications yet" in b.stderr(), 5,
+               message="the bridge never tried the daemon that is not serving yet")
+    assert client.status()["downstream"]["connected"] is False
+    assert "x-late" not in client.capabilities()
+    nid = client.notify("sent before the daemon served")
+    fake._call("Serve")
+    wait_connected(client, 10)
+    assert sorted(client.capabilities()) == ["actions", "body", "persistence", "x-late"]
+    assert client.server_information()[0] == "FakeDaemon"
+    rec = fake.wait_notify("sent before the daemon served")
+    fake.closed(rec["daemon_id"], 1)
+    assert client.wait_signal("NotificationClosed", nid).args == (nid, 1)
