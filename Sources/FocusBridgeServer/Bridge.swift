@@ -98,6 +98,7 @@ final class Bridge {
 
     private func accept(_ call: MethodCall, process: ProcessIdentity?) {
         let notification = NotificationsInterface.decode(call.parameters)
+        bytesSinceTrim += call.parameters.byteCount
         let app = AppIdentity.resolve(notification, process: process)
         senders.remember(appKey: app.key, for: call.sender)
         var decision = Policy.decide(notification, app: app, context: policyContext())
@@ -108,6 +109,11 @@ final class Bridge {
             // An update of something already on screen stays on screen.
             decision.outcome = .delivered
             decision.trace.append("delivery: delivered after all (it replaces notification \(replacing), already shown)")
+        }
+        if decision.outcome == .heldFocus || decision.outcome == .heldSummary,
+           !HeldNotification.mayHold(payloadBytes: call.parameters.byteCount) {
+            decision.outcome = .delivered
+            logger.warning("a notification of \(app.key) weighs \(call.parameters.byteCount) bytes, more than a held one may (\(HeldNotification.maxPayloadBytes)); delivered now")
         }
         let id: UInt32
         if let original = decision.replaces, table[original] != nil {
@@ -166,6 +172,8 @@ final class Bridge {
     private var pending = Batch()
     /// Notifications handled since the heap was last trimmed.
     private var sinceTrim = 0
+    /// And the bytes of their arguments: a few hundred megabyte-sized calls are a burst too.
+    private var bytesSinceTrim = 0
     private var flushScheduled = false
     /// A batch is written at the latest when it has this many answers waiting (a steady flood
     /// would otherwise keep the main loop from ever being idle).
@@ -477,8 +485,10 @@ final class Bridge {
     /// After a burst, once everything is sent, gives the freed heap back to the system: malloc
     /// keeps it otherwise, and the bridge would stay as large as its largest flood.
     private func trimAfterBurst() {
-        guard sinceTrim >= 1000, queue.inFlight == 0, queue.queued == 0, !flushScheduled else { return }
+        guard sinceTrim >= 1000 || bytesSinceTrim >= 64 << 20, queue.inFlight == 0, queue.queued == 0,
+              !flushScheduled else { return }
         sinceTrim = 0
+        bytesSinceTrim = 0
         MainLoop.whenIdle { Heap.trim() }
     }
 

@@ -17,9 +17,12 @@ final class SenderDirectory {
     private let bus: BusConnection
     private var known: [String: Sender] = [:]
     private var waiting: [String: [(Sender) -> Void]] = [:]
-    /// The app keys each connection's notifications named: a connection may close what any of
-    /// its apps sent, from whichever process.
-    private var appKeys: [String: Set<String>] = [:]
+    /// The app keys each connection's notifications named, most recent last: a connection may
+    /// close what any of its apps sent, from whichever process.
+    private var appKeys: [String: [String]] = [:]
+    /// At most this many app keys per connection (one that names a new app in every call must
+    /// not grow memory); the least recently named is forgotten first.
+    static let maxAppKeysPerConnection = 32
 
     init(bus: BusConnection) {
         self.bus = bus
@@ -62,10 +65,15 @@ final class SenderDirectory {
     }
 
     func remember(appKey: String, for sender: String) {
-        appKeys[sender, default: []].insert(appKey)
+        if appKeys[sender]?.last == appKey { return }
+        var keys = appKeys.removeValue(forKey: sender) ?? []
+        keys.removeAll { $0 == appKey }
+        keys.append(appKey)
+        if keys.count > Self.maxAppKeysPerConnection { keys.removeFirst(keys.count - Self.maxAppKeysPerConnection) }
+        appKeys[sender] = keys
     }
 
-    func appKeys(of sender: String) -> Set<String> { appKeys[sender] ?? [] }
+    func appKeys(of sender: String) -> Set<String> { Set(appKeys[sender] ?? []) }
 
     /// Reads what Linux tells about a process.
     static func identity(ofProcess pid: UInt32) -> ProcessIdentity {
