@@ -2,6 +2,8 @@
 (megabyte app names and bodies) is cut to the sizes focus-bridge(1) states, so its memory and
 its database stay small; what it forwards is still the app's original."""
 
+import json
+import sqlite3
 import subprocess
 import time
 
@@ -119,3 +121,31 @@ def test_forwarded_is_the_original_kept_is_cut(bridge, fake_daemon, client):
     assert row["app"] == "é" * 128 and row["summary"] == "s" * 1024 and row["body"] == "😀" * 1024
     # the cut app key is the app: a close from the same app (another connection) still works
     assert client.status()["counts"]["received"] == 1
+
+
+def add_history_rows(state_dir, received_times, app="Filler"):
+    """Writes history rows straight into a stopped bridge's state file."""
+    db = sqlite3.connect(str(state_dir / "state.sqlite3"))
+    try:
+        db.executemany(
+            "INSERT INTO history (id, app, summary, body, level, decision, received) VALUES (?, ?, ?, ?, 'active', 'delivered', ?)",
+            [(100000 + i, app, "row %d" % i, "", t) for i, t in enumerate(received_times)])
+        db.commit()
+    finally:
+        db.close()
+
+
+def test_history_lists_at_most_1000_whatever_the_limit(bridge_factory, fake_daemon, make_client, focusctl):
+    first = bridge_factory()
+    assert first.stop() == 0
+    add_history_rows(first.state_dir, [time.time() - 60 + i / 1000 for i in range(1500)])
+    bridge_factory()
+    client = make_client()
+    started = time.monotonic()
+    rows = client.history(4294967295)
+    assert len(rows) == 1000 and rows[0]["summary"] == "row 1499", (len(rows), rows[0])
+    assert time.monotonic() - started < 5
+    done = focusctl("history", "--json", "--limit", "5000")
+    assert done.returncode == 0, done.stderr
+    assert len(json.loads(done.stdout)) == 1000
+    assert "at most 1000" in done.stderr, done.stderr
