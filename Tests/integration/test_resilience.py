@@ -123,3 +123,22 @@ def test_replace_takes_the_name_from_an_owner_that_allows_it(bridge_factory, fak
     assert bus.pid_of(NOTIF_NAME) == b.pid
     assert wait_for_name(bus.conn, CONTROL_NAME, 10) is not None
     assert old.out.wait_for(lambda l: l == "NAME-LOST", 5) == "NAME-LOST"
+
+
+def test_a_daemon_slower_than_the_call_timeout_keeps_the_id_mapping(bridge_factory, fake_daemon, client):
+    """Calls to the daemon other than Notify time out after 300 ms here; the daemon answers
+    Notify after 1.5 s. The forwarded Notify must still get its answer, so the daemon's ID maps
+    back to the app's: its action and its close work."""
+    bridge_factory(extra_env={"FOCUS_BRIDGE_CALL_TIMEOUT_MS": "300"})
+    wait_connected(client)
+    fake_daemon.set_delay(1.5, blocking=False)
+    nid = client.notify("slow daemon", actions=["open", "Open"])
+    did = fake_daemon.wait_notify("slow daemon")["daemon_id"]
+    # answered after 1.5 s: the bridge has the mapping once it has counted the delivery
+    wait_until(lambda: client.status()["counts"]["delivered"] >= 1, 5,
+               message="the daemon's late answer to Notify was not taken")
+    fake_daemon.set_delay(0, blocking=False)
+    fake_daemon.action(did, "open")
+    assert client.wait_signal("ActionInvoked", nid).args == (nid, "open")
+    client.close(nid)
+    assert fake_daemon.wait_call("CloseNotification", id=did)
