@@ -133,8 +133,20 @@ public final class Service {
 
     /// Loads the configuration file again. A file that fails to load is refused: the running
     /// configuration stays, and the error is logged and returned.
+    ///
+    /// A file that went away while the bridge runs is not a wish for the defaults (editors and
+    /// dotfile tools delete and write anew; a Focus must not end in between): the running
+    /// configuration stays until a file appears. Asked for explicitly (`focusctl reload`,
+    /// SIGHUP), a missing file means the defaults, as at start.
     @discardableResult
-    func reload() -> ConfigError? {
+    func reload(explicit: Bool = true) -> ConfigError? {
+        if !FileManager.default.fileExists(atPath: options.configPath) {
+            guard explicit else {
+                logger.warning("\(options.configPath) is gone; the running configuration stays until the file is written again or focusctl reload is asked for")
+                return nil
+            }
+            logger.warning("\(options.configPath) does not exist; reloading means the defaults")
+        }
         do {
             var configuration = try Configuration.load(path: options.configPath)
             options.downstreamOverride(&configuration.downstream)
@@ -156,7 +168,7 @@ public final class Service {
         MainLoop.cancel(reloadTimer)
         reloadTimer = MainLoop.after(milliseconds: 200) { [weak self] in
             self?.reloadTimer = 0
-            self?.reload()
+            self?.reload(explicit: false)
         }
     }
 
