@@ -40,12 +40,17 @@ final class BusDownstream: Downstream {
         }
     }
 
-    var isConnected: Bool { isReady && owner != nil }
+    var isConnected: Bool { isReady && owner != nil && !connection.isClosed }
 
+    /// Subscribes to the daemon's signals and watches its name; again after a reconnect.
     func start() {
         connection.subscribe { [weak self] signal in self?.received(signal) }
         connection.watchName(daemonName) { [weak self] owner in self?.ownerChanged(to: owner) }
     }
+
+    /// The connection to the daemon's bus closed: as far as the bridge can tell, the daemon is gone
+    /// (what it showed is reported closed; new notifications wait for it).
+    func connectionLost() { ownerChanged(to: nil) }
 
     private func ownerChanged(to newOwner: String?) {
         guard newOwner != owner else { return }

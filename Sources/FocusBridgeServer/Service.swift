@@ -184,9 +184,10 @@ public final class Service {
             do { connection = try BusConnection.connect(address: address) } catch {
                 throw StartupError("cannot connect to the daemon's bus at \(address): \(error.message)")
             }
-            watchDownstreamBus(connection)
-            return BusDownstream(mode: "address", target: name, connection: connection, daemonName: name,
-                                 passthroughNames: passthroughNames, logger: logger)
+            let downstream = BusDownstream(mode: "address", target: name, connection: connection, daemonName: name,
+                                           passthroughNames: passthroughNames, logger: logger)
+            watchDownstreamBus(downstream, address: address)
+            return downstream
         case .spawn(let command):
             let bus = try PrivateBus(directory: options.stateDirectory, logger: logger)
             privateBus = bus
@@ -202,10 +203,36 @@ public final class Service {
         }
     }
 
-    private func watchDownstreamBus(_ connection: BusConnection) {
-        connection.onClose { [weak self] in
-            self?.logger.error("the daemon's bus closed the connection; exiting")
-            self?.stop(exitCode: 1)
+    /// In `address` mode the daemon's bus may go away (and come back at the same address): the
+    /// bridge keeps serving, notifications wait as for an absent daemon, and it connects again
+    /// with back-off (0.1 s, doubling, at most 10 s apart).
+    private func watchDownstreamBus(_ downstream: BusDownstream, address: String) {
+        downstream.connection.onClose { [weak self, weak downstream] in
+            guard let self, let downstream, !self.stopping else { return }
+            self.logger.warning("the daemon's bus at \(address) closed the connection; notifications wait, connecting again")
+            downstream.connectionLost()
+            self.reconnect(downstream, address: address, afterMilliseconds: Self.firstReconnectMilliseconds)
+        }
+    }
+
+    static let firstReconnectMilliseconds: UInt32 = 100
+    static let lastReconnectMilliseconds: UInt32 = 10_000
+    private var reconnectTimer: UInt32 = 0
+
+    private func reconnect(_ downstream: BusDownstream, address: String, afterMilliseconds delay: UInt32) {
+        reconnectTimer = MainLoop.after(milliseconds: delay) { [weak self, weak downstream] in
+            guard let self, let downstream else { return }
+            self.reconnectTimer = 0
+            do {
+                try downstream.connection.reconnect(address: address)
+            } catch {
+                let next = min(delay * 2, Self.lastReconnectMilliseconds)
+                self.logger.debug("the daemon's bus at \(address) is not back (\(error)); next try in \(next) ms")
+                return self.reconnect(downstream, address: address, afterMilliseconds: next)
+            }
+            self.logger.info("connected again to the daemon's bus at \(address)")
+            self.watchDownstreamBus(downstream, address: address)
+            downstream.start()
         }
     }
 
@@ -246,6 +273,8 @@ public final class Service {
             }
         }
         ownedNames.removeAll()
+        MainLoop.cancel(reconnectTimer)
+        reconnectTimer = 0
         stopDownstream()
         MainLoop.quit()
     }
