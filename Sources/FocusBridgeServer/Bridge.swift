@@ -20,9 +20,11 @@ final class Bridge {
     /// An ID block reserved but not yet stored (the disk refused it).
     private var unsavedHighWater: UInt32?
     private var table = NotificationTable()
-    private var queue = ForwardQueue<ForwardWork>(maxInFlight: 8)
-    /// At most this many notifications wait for the daemon; past it the oldest is given up.
+    private var queue = ForwardQueue<ForwardWork>(maxInFlight: 8, weigh: ForwardWork.weight)
+    /// At most this many notifications, and this many bytes of them, wait for the daemon; past
+    /// either the oldest is given up.
     static let maxQueued = 10_000
+    static let maxQueuedBytes = 64 << 20
     private var recent = DuplicateTracker()
     /// What is held now, and for a held item already sent out in a digest, that digest's ID.
     private var held: [UInt32: (item: HeldNotification, digest: UInt32?)] = [:]
@@ -450,9 +452,10 @@ final class Bridge {
                                              app: decision.app, process: process),
             expireTimeout: arguments.child(7))
         queue.enqueue(id, .notify(forwarded), merge: ForwardWork.merge)
-        if queue.queued > Self.maxQueued, let oldest = queue.dropOldest() {
-            // Memory stays bounded while the daemon is away: the oldest never shown is given up.
-            logger.warning("more than \(Self.maxQueued) notifications wait for the daemon; notification \(oldest.id) given up")
+        while queue.queued > Self.maxQueued || (queue.queuedWeight > Self.maxQueuedBytes && queue.queued > 1),
+              let oldest = queue.dropOldest() {
+            // Memory stays bounded while the daemon is away or slow: the oldest never shown is given up.
+            logger.warning("more than \(Self.maxQueued) notifications or \(Self.maxQueuedBytes >> 20) MiB wait for the daemon; notification \(oldest.id) given up")
             notificationClosed(oldest.id, reason: 4)
         }
         pump()

@@ -18,7 +18,7 @@ MiB = 1 << 20
 APP_KEY_BYTES, SUMMARY_BYTES, BODY_BYTES = 256, 1024, 4096
 
 # Bounds stated in docs/RELIABILITY.md (debug build; the figures measured are there).
-RSS_GROWTH_PEAK_MiB = 400     # measured 190-265: originals wait in the forward queue
+RSS_GROWTH_PEAK_MiB = 160     # measured 97-108: at most 64 MiB wait for the daemon
 RSS_GROWTH_AFTER_MiB = 24     # once the burst is over and the heap trimmed
 DATABASE_MiB = 12             # 600 rows cut to 256 B + 1 KiB + 4 KiB, with the WAL
 
@@ -89,15 +89,18 @@ def test_hostile_app_names_and_bodies_keep_memory_and_disk_bounded(bridge_factor
     print("600 calls answered in %.1f s" % (time.monotonic() - started))
     assert not errors and len(answered) == 600 and len(set(answered)) == 600, errors[:3]
 
-    wait_until(lambda: (lambda c: c["queued"] == 0 and c["in-flight"] == 0 and c["delivered"] >= 601)(
-        client.status()["counts"]), 60, message="the burst was not all forwarded")
+    # forwarded, or (past 64 MiB waiting for a daemon slower than the burst) given up and logged
+    wait_until(lambda: (lambda c: c["queued"] == 0 and c["in-flight"] == 0)(client.status()["counts"]), 60,
+               message="the burst was not all forwarded")
+    given_up = bridge.stderr().count(" given up")
+    assert client.status()["counts"]["delivered"] + given_up >= 601
     _, peak = memory_of(bridge.pid)
     # the heap is trimmed once the burst is forwarded (an idle callback): awaited, bounded
     wait_until(lambda: memory_of(bridge.pid)[0] <= before + RSS_GROWTH_AFTER_MiB, 10,
                message="resident memory stayed at %.1f MiB after the burst (%.1f before, peak %.1f)" % (
                    memory_of(bridge.pid)[0], before, peak))
     after, _ = memory_of(bridge.pid)
-    print("RSS before %.1f MiB, peak %.1f MiB, after %.1f MiB" % (before, peak, after))
+    print("RSS before %.1f MiB, peak %.1f MiB, after %.1f MiB; %d given up" % (before, peak, after, given_up))
     assert peak <= before + RSS_GROWTH_PEAK_MiB, "peak %.1f MiB (before %.1f)" % (peak, before)
 
     rows = client.history(1000)
