@@ -18,12 +18,25 @@ public struct Configuration: Equatable, Sendable {
         return base + "/focus-bridge/config.toml"
     }
 
+    /// The largest file read. A real configuration is a few kilobytes; parsing a file of
+    /// megabytes would block the bridge's main loop for minutes, so it is refused unread.
+    public static let maxFileBytes = 1 << 20
+
     /// Loads `path`; a missing file gives the defaults, a broken one a `ConfigError`.
     public static func load(path: String) throws(ConfigError) -> Configuration {
         guard FileManager.default.fileExists(atPath: path) else { return Configuration() }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        let tooLarge = ConfigError(path: path, line: 1, column: 1,
+                                   message: "the file is larger than 1 MiB (\(maxFileBytes) bytes), the most a configuration may be; is it the right file?")
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maxFileBytes {
+            throw tooLarge
+        }
+        // Read at most one byte more than allowed: the file may grow after the look above.
+        guard let handle = FileHandle(forReadingAtPath: path),
+              let data = try? handle.read(upToCount: maxFileBytes + 1) ?? Data() else {
             throw ConfigError(path: path, line: 1, column: 1, message: "cannot read the file")
         }
+        try? handle.close()
+        guard data.count <= maxFileBytes else { throw tooLarge }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigError(path: path, line: 1, column: 1, message: "the file is not UTF-8 text")
         }

@@ -9,13 +9,15 @@ public struct AppIdentity: Equatable, Sendable {
         case unknown = "nothing"
     }
 
+    /// Cut to `KeptText.maxAppKeyBytes`: the key is kept in many tables, and a longer one names
+    /// no real application.
     public var key: String
     public var source: Source
     /// The desktop ID to fill in as `desktop-entry` when the client did not send one.
     public var inferredDesktopEntry: String?
 
     public init(key: String, source: Source, inferredDesktopEntry: String? = nil) {
-        self.key = key
+        self.key = KeptText.appKey(key)
         self.source = source
         self.inferredDesktopEntry = inferredDesktopEntry
     }

@@ -3,10 +3,18 @@ import Foundation
 /// Remembers what was delivered recently and is still open, so the same thing sent again (same
 /// app, summary and body within the window) replaces it instead of popping up again.
 public struct DuplicateTracker: Sendable {
+    /// Fingerprints, not the texts: a window of thousands of megabyte bodies would otherwise
+    /// stay in memory.
     private struct Key: Hashable, Sendable {
         let app: String
-        let summary: String
-        let body: String
+        let summary: TextFingerprint
+        let body: TextFingerprint
+
+        init(app: String, summary: String, body: String) {
+            self.app = KeptText.appKey(app).lowercased()
+            self.summary = TextFingerprint(summary)
+            self.body = TextFingerprint(body)
+        }
     }
 
     private var recent: [Key: (id: UInt32, at: Date)] = [:]
@@ -18,13 +26,13 @@ public struct DuplicateTracker: Sendable {
 
     /// The open notification this one repeats, if it was delivered less than `window` ago.
     public func original(appKey: String, summary: String, body: String, now: Date, window: TimeInterval) -> UInt32? {
-        guard window > 0, let hit = recent[Key(app: appKey.lowercased(), summary: summary, body: body)] else { return nil }
+        guard window > 0, let hit = recent[Key(app: appKey, summary: summary, body: body)] else { return nil }
         return now.timeIntervalSince(hit.at) < window ? hit.id : nil
     }
 
     public mutating func delivered(_ id: UInt32, appKey: String, summary: String, body: String, at date: Date) {
         closed(id)
-        let key = Key(app: appKey.lowercased(), summary: summary, body: body)
+        let key = Key(app: appKey, summary: summary, body: body)
         if let old = recent[key] { keys[old.id] = nil }
         recent[key] = (id, date)
         keys[id] = key

@@ -9,6 +9,10 @@ public struct ForwardQueue<Work: Sendable>: Sendable {
     }
 
     public let maxInFlight: Int
+    /// What a piece of work weighs (its bytes), so the bridge can bound what waits by size too.
+    private let weigh: @Sendable (Work) -> Int
+    /// The weight of all work waiting (not in flight).
+    public private(set) var queuedWeight = 0
     private var waiting: [Job?] = []
     private var waitingStart = 0
     private var waitingIndex: [UInt32: Int] = [:]
@@ -17,7 +21,10 @@ public struct ForwardQueue<Work: Sendable>: Sendable {
     private var parked: [UInt32: Work] = [:]
     private var parkedOrder: [UInt32] = []
 
-    public init(maxInFlight: Int = 8) { self.maxInFlight = max(1, maxInFlight) }
+    public init(maxInFlight: Int = 8, weigh: @escaping @Sendable (Work) -> Int = { _ in 0 }) {
+        self.maxInFlight = max(1, maxInFlight)
+        self.weigh = weigh
+    }
 
     public var inFlight: Int { busy.count }
     public var queued: Int { waitingIndex.count + parked.count }
@@ -26,15 +33,23 @@ public struct ForwardQueue<Work: Sendable>: Sendable {
     /// same notification (old, new) → what to send.
     public mutating func enqueue(_ id: UInt32, _ work: Work, merge: (Work, Work) -> Work = { $1 }) {
         if busy.contains(id) {
-            if let old = parked[id] { parked[id] = merge(old, work) } else {
+            if let old = parked[id] {
+                let merged = merge(old, work)
+                queuedWeight += weigh(merged) - weigh(old)
+                parked[id] = merged
+            } else {
                 parked[id] = work
                 parkedOrder.append(id)
+                queuedWeight += weigh(work)
             }
         } else if let index = waitingIndex[id], let old = waiting[index] {
-            waiting[index]?.work = merge(old.work, work)
+            let merged = merge(old.work, work)
+            queuedWeight += weigh(merged) - weigh(old.work)
+            waiting[index]?.work = merged
         } else {
             waitingIndex[id] = waiting.count
             waiting.append(Job(id: id, work: work))
+            queuedWeight += weigh(work)
         }
     }
 
@@ -42,10 +57,12 @@ public struct ForwardQueue<Work: Sendable>: Sendable {
     public mutating func withdraw(_ id: UInt32) -> Work? {
         if let work = parked.removeValue(forKey: id) {
             parkedOrder.removeAll { $0 == id }
+            queuedWeight -= weigh(work)
             return work
         }
         guard let index = waitingIndex.removeValue(forKey: id) else { return nil }
         defer { waiting[index] = nil }
+        if let work = waiting[index]?.work { queuedWeight -= weigh(work) }
         return waiting[index]?.work
     }
 
@@ -55,6 +72,7 @@ public struct ForwardQueue<Work: Sendable>: Sendable {
     public mutating func dropOldest() -> Job? {
         if let id = parkedOrder.first, let work = parked.removeValue(forKey: id) {
             parkedOrder.removeFirst()
+            queuedWeight -= weigh(work)
             return Job(id: id, work: work)
         }
         while waitingStart < waiting.count {
@@ -63,6 +81,7 @@ public struct ForwardQueue<Work: Sendable>: Sendable {
             if let job = waiting[slot] {
                 waiting[slot] = nil
                 waitingIndex[job.id] = nil
+                queuedWeight -= weigh(job.work)
                 compact()
                 return job
             }
@@ -77,6 +96,7 @@ public struct ForwardQueue<Work: Sendable>: Sendable {
             let id = parkedOrder.remove(at: index)
             let work = parked.removeValue(forKey: id)!
             busy.insert(id)
+            queuedWeight -= weigh(work)
             return Job(id: id, work: work)
         }
         while waitingStart < waiting.count {
@@ -87,6 +107,7 @@ public struct ForwardQueue<Work: Sendable>: Sendable {
             waitingStart += 1
             waitingIndex[job.id] = nil
             busy.insert(job.id)
+            queuedWeight -= weigh(job.work)
             compact()
             return job
         }
@@ -102,6 +123,7 @@ public struct ForwardQueue<Work: Sendable>: Sendable {
         busy.remove(job.id)
         if let parkedWork = parked.removeValue(forKey: job.id) {
             parkedOrder.removeAll { $0 == job.id }
+            queuedWeight -= weigh(parkedWork)
             // The newer work supersedes the failed one.
             enqueueFront(Job(id: job.id, work: parkedWork))
         } else {
@@ -111,6 +133,7 @@ public struct ForwardQueue<Work: Sendable>: Sendable {
 
     private mutating func enqueueFront(_ job: Job) {
         if let index = waitingIndex[job.id], waiting[index] != nil { return } // newer work waits already
+        queuedWeight += weigh(job.work)
         if waitingStart > 0 {
             waitingStart -= 1
             waiting[waitingStart] = job

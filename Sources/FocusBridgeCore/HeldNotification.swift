@@ -11,6 +11,14 @@ public struct HeldNotification: Equatable, Sendable {
         public var outcome: DeliveryOutcome { if case .summary = self { .heldSummary } else { .heldFocus } }
     }
 
+    /// The most a held notification's original arguments may weigh (the store keeps them byte for
+    /// byte for a faithful replay): a heavier one is delivered at once instead of held, so no
+    /// single notification can put megabytes on disk, and none is lost.
+    public static let maxPayloadBytes = 1 << 20
+
+    /// Whether a notification whose `Notify` arguments weigh `bytes` may be held.
+    public static func mayHold(payloadBytes bytes: Int) -> Bool { bytes <= maxPayloadBytes }
+
     public var id: UInt32
     public var reason: Reason
     public var app: String
@@ -30,9 +38,10 @@ public struct HeldNotification: Equatable, Sendable {
                 relevance: Double, received: Date, holders: [Caller], processID: UInt32?) {
         self.id = id
         self.reason = reason
-        self.app = app
-        self.summary = summary
-        self.body = body
+        // What the digests and `focusctl summary` show is cut; the payload replayed is the original.
+        self.app = KeptText.appKey(app)
+        self.summary = KeptText.summary(summary)
+        self.body = KeptText.body(body)
         self.level = level
         self.relevance = relevance
         self.received = received

@@ -2,10 +2,6 @@ import Foundation
 
 /// One notification as `focusctl history` lists it.
 public struct HistoryEntry: Equatable, Sendable {
-    /// Text kept in history is cut at this many characters: history is for finding a
-    /// notification again, not for archiving megabyte bodies.
-    public static let maxTextLength = 1000
-
     public var id: UInt32
     public var app: String
     public var summary: String
@@ -19,9 +15,10 @@ public struct HistoryEntry: Equatable, Sendable {
     public init(id: UInt32, app: String, summary: String, body: String, level: InterruptionLevel,
                 decision: DeliveryOutcome, received: Date, closed: Date? = nil, closeReason: UInt32? = nil) {
         self.id = id
-        self.app = app
-        self.summary = String(summary.prefix(Self.maxTextLength))
-        self.body = String(body.prefix(Self.maxTextLength))
+        // Kept as `KeptText` says: history is for finding a notification again, not an archive.
+        self.app = KeptText.appKey(app)
+        self.summary = KeptText.summary(summary)
+        self.body = KeptText.body(body)
         self.level = level
         self.decision = decision
         self.received = received

@@ -134,6 +134,10 @@ extension StatusReport.Counts {
 
 /// One entry of `focusctl history --json`.
 public struct HistoryReport: Codable, Equatable, Sendable {
+    /// The most entries one `History` call lists: a larger limit is cut to it, so no call can
+    /// stall the bridge or fill its memory with the whole history.
+    public static let maxEntries = 1000
+
     public var id: UInt32
     public var app: String
     public var summary: String

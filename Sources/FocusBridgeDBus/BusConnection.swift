@@ -14,10 +14,20 @@ public struct Signal {
 
 /// A connection to a message bus: typed calls, signals, names and exported objects over GDBus.
 public final class BusConnection {
-    public let pointer: OpaquePointer // GDBusConnection*, one reference owned
+    public private(set) var pointer: OpaquePointer // GDBusConnection*, one reference owned
 
     private init(owning pointer: OpaquePointer) { self.pointer = pointer }
     deinit { g_object_unref(UnsafeMutableRawPointer(pointer)) }
+
+    /// Connects to `address` again, in place of this (closed) connection, so that everything
+    /// holding this object uses the new one. Signal subscriptions, exported objects, filters and
+    /// close handlers stay with the old connection: set up again what is needed.
+    public func reconnect(address: String) throws(DBusError) {
+        let fresh = try BusConnection.connect(address: address)
+        g_object_ref(UnsafeMutableRawPointer(fresh.pointer))
+        g_object_unref(UnsafeMutableRawPointer(pointer))
+        pointer = fresh.pointer
+    }
 
     /// Connects to the bus at `address` (a message bus: Hello is sent, a unique name assigned).
     public static func connect(address: String) throws(DBusError) -> BusConnection {

@@ -145,6 +145,9 @@ public final class Variant: @unchecked Sendable {
 
     // MARK: Serialised form
 
+    /// The size of the serialised form, without copying it.
+    public var byteCount: Int { Int(g_variant_get_size(pointer)) }
+
     /// The value in GVariant's serialised form (for storing it byte for byte).
     public var bytes: [UInt8] {
         let size = Int(g_variant_get_size(pointer))

@@ -24,9 +24,11 @@ final class Bridge {
     /// An ID block reserved but not yet stored (the disk refused it).
     private var unsavedHighWater: UInt32?
     private var table = NotificationTable()
-    private var queue = ForwardQueue<ForwardWork>(maxInFlight: 8)
-    /// At most this many notifications wait for the daemon; past it the oldest is given up.
+    private var queue = ForwardQueue<ForwardWork>(maxInFlight: 8, weigh: ForwardWork.weight)
+    /// At most this many notifications, and this many bytes of them, wait for the daemon; past
+    /// either the oldest is given up.
     static let maxQueued = 10_000
+    static let maxQueuedBytes = 64 << 20
     private var recent = DuplicateTracker()
     /// What is held now, and for a held item already sent out in a digest, that digest's ID.
     private var held: [UInt32: (item: HeldNotification, digest: UInt32?)] = [:]
@@ -106,6 +108,7 @@ final class Bridge {
 
     private func accept(_ call: MethodCall, caller: Caller, process: ProcessIdentity?) {
         let notification = NotificationsInterface.decode(call.parameters)
+        bytesSinceTrim += call.parameters.byteCount
         let app = AppIdentity.resolve(notification, process: process)
         var decision = Policy.decide(notification, app: app, context: policyContext())
         let replacing = notification.replacesID
@@ -115,6 +118,11 @@ final class Bridge {
             // An update of something already on screen stays on screen.
             decision.outcome = .delivered
             decision.trace.append("delivery: delivered after all (it replaces notification \(replacing), already shown)")
+        }
+        if decision.outcome == .heldFocus || decision.outcome == .heldSummary,
+           !HeldNotification.mayHold(payloadBytes: call.parameters.byteCount) {
+            decision.outcome = .delivered
+            logger.warning("a notification of \(app.key) weighs \(call.parameters.byteCount) bytes, more than a held one may (\(HeldNotification.maxPayloadBytes)); delivered now")
         }
         if decision.outcome == .coalesced, let original = decision.replaces, table.owned(original, by: caller) == nil {
             // The same text from someone who may not act on the original is a notification of its own.
@@ -193,6 +201,8 @@ final class Bridge {
     private var pending = Batch()
     /// Notifications handled since the heap was last trimmed.
     private var sinceTrim = 0
+    /// And the bytes of their arguments: a few hundred megabyte-sized calls are a burst too.
+    private var bytesSinceTrim = 0
     private var flushScheduled = false
     /// A batch is written at the latest when it has this many answers waiting (a steady flood
     /// would otherwise keep the main loop from ever being idle).
@@ -434,11 +444,18 @@ final class Bridge {
         let key = app.key.lowercased()
         if let entry = collapses[key] { return entry.id }
         let id = newID()
+        if collapses.count >= Self.maxCollapses, let oldest = collapses.min(by: { $0.value.id < $1.value.id }) {
+            // Bounded whatever app names arrive: the oldest app starts a new "more from" next time;
+            // what its old one counted still ends with it (the table knows).
+            collapses[oldest.key] = nil
+        }
         collapses[key] = (id: id, count: 0)
         return id
     }
 
     private var collapseTimers: [String: UInt32] = [:]
+    /// How many apps may have a "more from" notification counting at once.
+    static let maxCollapses = 1024
     static let collapseUpdateMilliseconds: UInt32 = 250
 
     private func showCollapse(app: AppIdentity, appName: Variant, icon: Variant, latest: String) {
@@ -499,9 +516,10 @@ final class Bridge {
                                              app: decision.app, process: process),
             expireTimeout: arguments.child(7))
         queue.enqueue(id, .notify(forwarded), merge: ForwardWork.merge)
-        if queue.queued > Self.maxQueued, let oldest = queue.dropOldest() {
-            // Memory stays bounded while the daemon is away: the oldest never shown is given up.
-            logger.warning("more than \(Self.maxQueued) notifications wait for the daemon; notification \(oldest.id) given up")
+        while queue.queued > Self.maxQueued || (queue.queuedWeight > Self.maxQueuedBytes && queue.queued > 1),
+              let oldest = queue.dropOldest() {
+            // Memory stays bounded while the daemon is away or slow: the oldest never shown is given up.
+            logger.warning("more than \(Self.maxQueued) notifications or \(Self.maxQueuedBytes >> 20) MiB wait for the daemon; notification \(oldest.id) given up")
             notificationClosed(oldest.id, reason: 4)
         }
         pump()
@@ -534,8 +552,10 @@ final class Bridge {
     /// After a burst, once everything is sent, gives the freed heap back to the system: malloc
     /// keeps it otherwise, and the bridge would stay as large as its largest flood.
     private func trimAfterBurst() {
-        guard sinceTrim >= 1000, queue.inFlight == 0, queue.queued == 0, !flushScheduled else { return }
+        guard sinceTrim >= 1000 || bytesSinceTrim >= 64 << 20, queue.inFlight == 0, queue.queued == 0,
+              !flushScheduled else { return }
         sinceTrim = 0
+        bytesSinceTrim = 0
         MainLoop.whenIdle { Heap.trim() }
     }
 

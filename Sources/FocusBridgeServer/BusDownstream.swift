@@ -1,5 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeDBus
+import Foundation
 import Logging
 
 /// A notification daemon reached over D-Bus: on a private bus (spawn), another bus (address) or
@@ -18,8 +19,15 @@ final class BusDownstream: Downstream {
     private var owner: String?
     private var isReady = false
 
-    /// How long a call to the daemon may take before the bridge stops waiting for it.
-    static let callTimeoutMilliseconds: Int32 = 60_000
+    /// How long a call to the daemon other than `Notify` may take before the bridge stops waiting
+    /// for it; `FOCUS_BRIDGE_CALL_TIMEOUT_MS` shortens it for tests.
+    static let callTimeoutMilliseconds: Int32 = ProcessInfo.processInfo.environment["FOCUS_BRIDGE_CALL_TIMEOUT_MS"]
+        .flatMap { Int32($0) }.map { max($0, 1) } ?? 60_000
+    /// A forwarded `Notify` waits as long as the daemon lives (GDBus's G_MAXINT: no time-out): given
+    /// up earlier, its answer would be lost and with it the ID mapping that closes and actions
+    /// need. The bus answers it with an error when the daemon goes away; the in-flight bound (8)
+    /// and the queue's bound keep a stalled daemon from costing memory.
+    static let notifyTimeoutMilliseconds = Int32.max
 
     init(mode: String, target: String, connection: BusConnection, daemonName: String,
          passthroughNames: [String]?, logger: Logger) {
@@ -33,12 +41,17 @@ final class BusDownstream: Downstream {
         }
     }
 
-    var isConnected: Bool { isReady && owner != nil }
+    var isConnected: Bool { isReady && owner != nil && !connection.isClosed }
 
+    /// Subscribes to the daemon's signals and watches its name; again after a reconnect.
     func start() {
         connection.subscribe { [weak self] signal in self?.received(signal) }
         connection.watchName(daemonName) { [weak self] owner in self?.ownerChanged(to: owner) }
     }
+
+    /// The connection to the daemon's bus closed: as far as the bridge can tell, the daemon is gone
+    /// (what it showed is reported closed; new notifications wait for it).
+    func connectionLost() { ownerChanged(to: nil) }
 
     private func ownerChanged(to newOwner: String?) {
         guard newOwner != owner else { return }
@@ -118,7 +131,7 @@ final class BusDownstream: Downstream {
                 completion: @escaping (Result<UInt32, DBusError>) -> Void) {
         connection.call(daemonName, NotificationsInterface.path, NotificationsInterface.name, "Notify",
                         notification.arguments(replacing: daemonID), replyType: "(u)",
-                        timeoutMilliseconds: Self.callTimeoutMilliseconds) { result in
+                        timeoutMilliseconds: Self.notifyTimeoutMilliseconds) { result in
             completion(result.map { $0.child(0).uint32 ?? 0 })
         }
     }

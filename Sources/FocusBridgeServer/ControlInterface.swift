@@ -64,7 +64,7 @@ final class ControlInterface {
         case "Status":
             call.reply(.tuple([.string(JSONText.encode(status()))]))
         case "History":
-            let limit = Int(arguments.child(0).uint32 ?? 0)
+            let limit = min(Int(arguments.child(0).uint32 ?? 0), HistoryReport.maxEntries)
             let entries = try store.history(limit: limit == 0 ? 50 : limit, app: arguments.child(1).string ?? "")
             call.reply(.tuple([.string(JSONText.encode(entries.map(HistoryReport.init)))]))
         case "Reload":

@@ -16,6 +16,8 @@ final class FocusController {
     private(set) var manual: ManualFocus?
     private var timer: WallClockTimer?
     private var started = false
+    /// When history was last pruned to `history-days` (nil: not yet in this run).
+    private var historyPruned: Date?
     /// Called after every change of the Focus.
     var changed: () -> Void = {}
 
@@ -80,8 +82,24 @@ final class FocusController {
         if !started { bridge.focusesEnded(besides: current?.name) }
         if previous != current { changed() }
         catchUpSummaries(now: now)
-        let next = [engine.nextChange(after: now, manual: manual), summary.next(after: now)].compactMap { $0 }.min()
+        pruneHistory(now: now)
+        let next = [engine.nextChange(after: now, manual: manual), summary.next(after: now),
+                    historyPruned.map(retention.deadline(after:))].compactMap { $0 }.min()
         timer?.schedule(at: next)
+    }
+
+    private var retention: HistoryRetention { HistoryRetention(days: bridge.settings.general.historyDays) }
+
+    /// Forgets history older than `history-days`, at start and about daily (`HistoryRetention`).
+    private func pruneHistory(now: Date) {
+        guard retention.isDue(at: now, lastPruned: historyPruned) else { return }
+        historyPruned = now
+        do {
+            let removed = try store.pruneHistory(before: retention.cutoff(at: now))
+            if removed > 0 { logger.info("history: \(removed) notification(s) older than \(retention.days) day(s) forgotten") }
+        } catch {
+            logger.error("cannot prune the history: \(error)")
+        }
     }
 
     /// Delivers one summary if any summary time passed since the last look (while running,

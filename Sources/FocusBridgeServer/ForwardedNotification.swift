@@ -15,6 +15,11 @@ struct ForwardedNotification {
     let hints: Variant
     let expireTimeout: Variant
 
+    /// The bytes of its arguments (they share the client's message: this is what waiting costs).
+    var weight: Int {
+        [appName, appIcon, summary, body, actions, hints, expireTimeout].reduce(0) { $0 + $1.byteCount }
+    }
+
     /// The `Notify` arguments for the daemon, replacing `daemonID` (0 for a new one).
     func arguments(replacing daemonID: UInt32) -> Variant {
         .tuple([appName, .uint32(daemonID), appIcon, summary, body, actions, hints, expireTimeout])
@@ -25,6 +30,10 @@ struct ForwardedNotification {
 enum ForwardWork {
     case notify(ForwardedNotification)
     case close
+
+    @Sendable static func weight(_ work: ForwardWork) -> Int {
+        if case .notify(let notification) = work { notification.weight } else { 0 }
+    }
 
     /// Newer work for the same notification replaces older work that was never sent.
     static func merge(_ old: ForwardWork, _ new: ForwardWork) -> ForwardWork { new }

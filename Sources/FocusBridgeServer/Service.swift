@@ -147,8 +147,20 @@ public final class Service {
 
     /// Loads the configuration file again. A file that fails to load is refused: the running
     /// configuration stays, and the error is logged and returned.
+    ///
+    /// A file that went away while the bridge runs is not a wish for the defaults (editors and
+    /// dotfile tools delete and write anew; a Focus must not end in between): the running
+    /// configuration stays until a file appears. Asked for explicitly (`focusctl reload`,
+    /// SIGHUP), a missing file means the defaults, as at start.
     @discardableResult
-    func reload() -> ConfigError? {
+    func reload(explicit: Bool = true) -> ConfigError? {
+        if !FileManager.default.fileExists(atPath: options.configPath) {
+            guard explicit else {
+                logger.warning("\(options.configPath) is gone; the running configuration stays until the file is written again or focusctl reload is asked for")
+                return nil
+            }
+            logger.warning("\(options.configPath) does not exist; reloading means the defaults")
+        }
         do {
             var configuration = try Configuration.load(path: options.configPath)
             options.downstreamOverride(&configuration.downstream)
@@ -170,7 +182,7 @@ public final class Service {
         MainLoop.cancel(reloadTimer)
         reloadTimer = MainLoop.after(milliseconds: 200) { [weak self] in
             self?.reloadTimer = 0
-            self?.reload()
+            self?.reload(explicit: false)
         }
     }
 
@@ -186,9 +198,10 @@ public final class Service {
             do { connection = try BusConnection.connect(address: address) } catch {
                 throw StartupError("cannot connect to the daemon's bus at \(address): \(error.message)")
             }
-            watchDownstreamBus(connection)
-            return BusDownstream(mode: "address", target: name, connection: connection, daemonName: name,
-                                 passthroughNames: passthroughNames, logger: logger)
+            let downstream = BusDownstream(mode: "address", target: name, connection: connection, daemonName: name,
+                                           passthroughNames: passthroughNames, logger: logger)
+            watchDownstreamBus(downstream, address: address)
+            return downstream
         case .spawn(let command):
             let bus: PrivateBus
             do { bus = try PrivateBus(directory: options.stateDirectory, logger: logger) } catch {
@@ -210,10 +223,36 @@ public final class Service {
         }
     }
 
-    private func watchDownstreamBus(_ connection: BusConnection) {
-        connection.onClose { [weak self] in
-            self?.logger.error("the daemon's bus closed the connection; exiting")
-            self?.stop(exitCode: 1)
+    /// In `address` mode the daemon's bus may go away (and come back at the same address): the
+    /// bridge keeps serving, notifications wait as for an absent daemon, and it connects again
+    /// with back-off (0.1 s, doubling, at most 10 s apart).
+    private func watchDownstreamBus(_ downstream: BusDownstream, address: String) {
+        downstream.connection.onClose { [weak self, weak downstream] in
+            guard let self, let downstream, !self.stopping else { return }
+            self.logger.warning("the daemon's bus at \(address) closed the connection; notifications wait, connecting again")
+            downstream.connectionLost()
+            self.reconnect(downstream, address: address, afterMilliseconds: Self.firstReconnectMilliseconds)
+        }
+    }
+
+    static let firstReconnectMilliseconds: UInt32 = 100
+    static let lastReconnectMilliseconds: UInt32 = 10_000
+    private var reconnectTimer: UInt32 = 0
+
+    private func reconnect(_ downstream: BusDownstream, address: String, afterMilliseconds delay: UInt32) {
+        reconnectTimer = MainLoop.after(milliseconds: delay) { [weak self, weak downstream] in
+            guard let self, let downstream else { return }
+            self.reconnectTimer = 0
+            do {
+                try downstream.connection.reconnect(address: address)
+            } catch {
+                let next = min(delay * 2, Self.lastReconnectMilliseconds)
+                self.logger.debug("the daemon's bus at \(address) is not back (\(error)); next try in \(next) ms")
+                return self.reconnect(downstream, address: address, afterMilliseconds: next)
+            }
+            self.logger.info("connected again to the daemon's bus at \(address)")
+            self.watchDownstreamBus(downstream, address: address)
+            downstream.start()
         }
     }
 
@@ -254,6 +293,8 @@ public final class Service {
             }
         }
         ownedNames.removeAll()
+        MainLoop.cancel(reconnectTimer)
+        reconnectTimer = 0
         stopDownstream()
         MainLoop.quit()
     }

@@ -421,10 +421,12 @@ public final class Store {
         }
     }
 
-    /// Forgets history received before `date`.
-    public func pruneHistory(before date: Date) throws {
+    /// Forgets history received before `date`; returns how many rows went.
+    @discardableResult
+    public func pruneHistory(before date: Date) throws -> Int {
         try database.write { db in
             try db.execute(sql: "DELETE FROM history WHERE received < ?", arguments: [date.timeIntervalSince1970])
+            return db.changesCount
         }
     }
 }

@@ -26,7 +26,7 @@ struct Run: ParsableCommand {
     @Option(help: "The private bus configuration.") var busConfig = "dbus/focus-bridge-private-bus.conf"
     @Option(help: "Where to write the results.") var output = "bench/results.json"
     @Option(help: "Round trips per latency measurement.") var samples = 2000
-    @Option(help: "Notifications per client in the throughput runs.") var perClient = 1000
+    @Option(help: "Notifications per client in the throughput runs (History counts at most 1000 of each).") var perClient = 1000
     @Option(help: "Held notifications for the memory measurement.") var held = 100_000
     @Option(help: "Seconds of idleness for the wake-up count.") var idleSeconds = 10
     @Flag(help: "Skip dunst (no Xvfb or dunst here).") var noDunst = false

@@ -20,6 +20,9 @@ struct HistoryCommand: ParsableCommand {
     }
 
     func run() throws {
+        if limit > HistoryReport.maxEntries {
+            FileHandle.standardError.write(Data("focusctl: --limit \(limit) is more than the \(HistoryReport.maxEntries) the daemon lists at once; showing at most \(HistoryReport.maxEntries).\n".utf8))
+        }
         let (entries, text) = ControlClient().report([HistoryReport].self, "History", .tuple([.uint32(limit), .string(app)]))
         if json {
             print(text)

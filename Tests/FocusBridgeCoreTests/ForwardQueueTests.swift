@@ -74,4 +74,25 @@ final class ForwardQueueBoundTests: XCTestCase {
         queue.finish(1)
         XCTAssertEqual(queue.next()?.id, 3)
     }
+
+    /// What waits is weighed, so the bridge can bound it by size: every way in and out counts.
+    func testTheWeightOfWhatWaits() {
+        var queue = ForwardQueue<String>(maxInFlight: 1, weigh: { $0.utf8.count })
+        queue.enqueue(1, "aaaa")
+        queue.enqueue(2, "bb")
+        XCTAssertEqual(queue.queuedWeight, 6)
+        queue.enqueue(2, "bbbbbb")                 // merged: the newest replaces
+        XCTAssertEqual(queue.queuedWeight, 10)
+        let first = queue.next()!                  // in flight: no longer waiting
+        XCTAssertEqual(queue.queuedWeight, 6)
+        queue.enqueue(1, "c")                      // parked behind its call
+        XCTAssertEqual(queue.queuedWeight, 7)
+        queue.retry(first)                         // the parked newer work supersedes it
+        XCTAssertEqual(queue.queuedWeight, 7)
+        XCTAssertEqual(queue.withdraw(2), "bbbbbb")
+        XCTAssertEqual(queue.queuedWeight, 1)
+        XCTAssertEqual(queue.dropOldest()?.work, "c")
+        XCTAssertEqual(queue.queuedWeight, 0)
+        XCTAssertEqual(queue.queued, 0)
+    }
 }

@@ -111,7 +111,7 @@ final class StoreTests: XCTestCase {
     func testLongTextIsCutInHistory() throws {
         let entry = HistoryEntry(id: 1, app: "a", summary: "s", body: String(repeating: "x", count: 1 << 20),
                                  level: .active, decision: .delivered, received: Date())
-        XCTAssertEqual(entry.body.count, HistoryEntry.maxTextLength)
+        XCTAssertEqual(entry.body.utf8.count, KeptText.maxBodyBytes)
     }
 }
 

@@ -383,3 +383,34 @@ def test_reload_changes_more_than_levels(policy_bridge, client, focusctl, tmp_pa
     rec = fake.wait_call("Notify", app_name="Mail")
     assert rec["actions"] == ["a", "Alpha"] and rec["summary"] == "Mail" and rec["body"] == "Notification"
     assert history_row(client, nag)["decision"] == "dropped"
+
+
+MiB = 1 << 20
+
+
+def test_check_config_refuses_a_file_over_1_mib_unread(fc_plain, tmp_path):
+    path = tmp_path / "huge.toml"
+    with open(path, "wb") as f:
+        f.write(PASSIVE_X.encode())
+        f.truncate(100 * MiB)          # 100 MB (sparse): refused before a byte is parsed
+    r = fc_plain("check-config", str(path))
+    assert r.returncode == 1, (r.stdout, r.stderr)
+    first = first_output_line(r)
+    assert first.startswith("%s:1:1: " % path) and "larger than 1 MiB" in first, first
+    just = tmp_path / "just-1-mib.toml"
+    just.write_text(PASSIVE_X + "#" * (MiB - len(PASSIVE_X) - 1) + "\n")   # exactly 1 MiB: read
+    r = fc_plain("check-config", str(just))
+    assert r.returncode == 0, (r.stdout, r.stderr)
+
+
+def test_reload_of_a_file_over_1_mib_is_refused_at_once(policy_bridge, client, focusctl, tmp_path):
+    b, fake = policy_bridge(PASSIVE_X)
+    send = Sender(client, fake)
+    path = config_file(tmp_path)
+    with open(path, "r+b") as f:
+        f.truncate(100 * MiB)
+    r = focusctl("reload", timeout=10)
+    assert r.returncode == 1, (r.stdout, r.stderr)
+    assert "%s:1:1: " % path in r.stderr and "larger than 1 MiB" in r.stderr, r.stderr
+    assert send.urgency() == (0, "passive"), "a refused config changed the behaviour"
+    assert b.alive()

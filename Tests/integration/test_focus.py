@@ -334,3 +334,40 @@ def test_watch_waybar(focus_bridge, bridge_factory, focusctl, watch, bus):
     assert bus.owner(NOTIF_NAME) is None
     gone = next_json(lines, what="line for the bridge going away")
     assert (gone["alt"], gone["class"], gone["tooltip"]) == ("off", "off", "FocusBridge is not running"), gone
+
+
+def config_path(bridge):
+    return bridge.config_home / "focus-bridge" / "config.toml"
+
+
+def test_config_gone_for_a_while_keeps_the_focus_and_what_it_holds(focus_bridge, fake_daemon, client, focusctl,
+                                                                    marker, config):
+    """Deleted, then written anew later than the 200 ms the bridge lets a save settle: the
+    running configuration stays meanwhile (focus-bridge(1), Configuration changes)."""
+    b = focus_bridge(WORK)
+    fc_ok(focusctl, "focus", "on", "work")
+    nid = client.notify("Sale ends soon", "50% off", app="Shop")
+    config_path(b).unlink()
+    wait_until(lambda: "is gone; the running configuration stays" in b.stderr(), 5,
+               message="the bridge did not log that the configuration file went away")
+    st = status(focusctl)
+    assert st["focus"]["name"] == "work" and st["counts"]["held-focus"] == 1, st
+    config(WORK)
+    wait_until(lambda: "reloaded " in b.stderr(), 5, message="the file written anew was not loaded")
+    st = status(focusctl)
+    assert st["focus"]["name"] == "work" and st["counts"]["held-focus"] == 1, st
+    assert history_of(focusctl, nid)["decision"] == "held-focus"
+    assert_not_forwarded(fake_daemon, marker, "Sale ends soon", "While work was on")
+
+
+def test_focusctl_reload_with_the_config_gone_means_the_defaults(focus_bridge, fake_daemon, client, focusctl):
+    b = focus_bridge(WORK)
+    fc_ok(focusctl, "focus", "on", "work")
+    client.notify("Sale ends soon", "50% off", app="Shop")
+    config_path(b).unlink()
+    wait_until(lambda: "is gone; the running configuration stays" in b.stderr(), 5)
+    fc_ok(focusctl, "reload")
+    # no file is the default set-up: no Focus is defined, so work ends and what it held comes
+    fake_daemon.wait_notify("While work was on")
+    st = status(focusctl)
+    assert st["focus"] is None and st["counts"]["held-focus"] == 0, st

@@ -1,8 +1,11 @@
 """Reply first, forward after: a slow, hung, absent or restarting daemon never makes
 Notify slow or fail, and nothing accepted is lost. Startup name conflicts."""
 
-from conftest import (CAPS_BEFORE_DAEMON, CONTROL_NAME, NOTIF_NAME, pump_until, wait_connected,
-                      wait_for_name, wait_until)
+import subprocess
+from types import SimpleNamespace
+
+from conftest import (BUS_CONFIG, CAPS_BEFORE_DAEMON, CONTROL_NAME, NOTIF_NAME, FakeDaemon, LineReader, pump_until,
+                      wait_connected, wait_for_name, wait_until)
 
 TEST_TIMEOUT = 30
 
@@ -56,6 +59,9 @@ def test_no_daemon_notify_answers_and_is_delivered_when_it_appears(bridge_factor
 def test_daemon_dies_apps_told_and_next_daemon_used(bridge, fake_daemon, fake_daemon_factory, client):
     bid = client.notify("on screen when the daemon dies")
     fake_daemon.wait_notify("on screen when the daemon dies")
+    # the daemon's answer reached the bridge (a kill before it is sent loses it: then the
+    # notification is still waiting, not on screen)
+    wait_until(lambda: client.status()["counts"]["delivered"] >= 1, 5, message="the daemon's answer never came")
     fake_daemon.kill()
     assert client.wait_signal("NotificationClosed", bid, timeout=10).args == (bid, 4)
     wait_connected(client, connected=False)
@@ -123,3 +129,66 @@ def test_replace_takes_the_name_from_an_owner_that_allows_it(bridge_factory, fak
     assert bus.pid_of(NOTIF_NAME) == b.pid
     assert wait_for_name(bus.conn, CONTROL_NAME, 10) is not None
     assert old.out.wait_for(lambda l: l == "NAME-LOST", 5) == "NAME-LOST"
+
+
+def test_a_daemon_slower_than_the_call_timeout_keeps_the_id_mapping(bridge_factory, fake_daemon, client):
+    """Calls to the daemon other than Notify time out after 300 ms here; the daemon answers
+    Notify after 1.5 s. The forwarded Notify must still get its answer, so the daemon's ID maps
+    back to the app's: its action and its close work."""
+    bridge_factory(extra_env={"FOCUS_BRIDGE_CALL_TIMEOUT_MS": "300"})
+    wait_connected(client)
+    fake_daemon.set_delay(1.5, blocking=False)
+    nid = client.notify("slow daemon", actions=["open", "Open"])
+    did = fake_daemon.wait_notify("slow daemon")["daemon_id"]
+    # answered after 1.5 s: the bridge has the mapping once it has counted the delivery
+    wait_until(lambda: client.status()["counts"]["delivered"] >= 1, 5,
+               message="the daemon's late answer to Notify was not taken")
+    fake_daemon.set_delay(0, blocking=False)
+    fake_daemon.action(did, "open")
+    assert client.wait_signal("ActionInvoked", nid).args == (nid, "open")
+    client.close(nid)
+    assert fake_daemon.wait_call("CloseNotification", id=did)
+
+
+def start_bus_at(config, procs):
+    """A dbus-daemon with `config` (listening on a fixed unix:path); its process."""
+    proc = procs.spawn(["dbus-daemon", "--config-file=%s" % config, "--nofork", "--print-address=1"],
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    assert LineReader(proc.stdout).get(10), "dbus-daemon did not start"
+    return proc
+
+
+def test_address_mode_outlives_the_daemons_bus_and_reconnects(bridge_factory, procs, tmp_path, client, request):
+    socket = tmp_path / "daemon-bus-socket"
+    config = tmp_path / "fixed-bus.conf"
+    config.write_text(BUS_CONFIG.replace("<listen>unix:tmpdir=/tmp</listen>", "<listen>unix:path=%s</listen>" % socket))
+    address = "unix:path=%s" % socket
+    bus_proc = start_bus_at(config, procs)
+    bus = SimpleNamespace(address=address)
+    first = FakeDaemon(bus, procs, tmp_path, name=NOTIF_NAME, node=request.node)
+    b = bridge_factory(downstream_address=address)
+    wait_connected(client)
+    shown = client.notify("shown before the bus went away")
+    first.wait_notify("shown before the bus went away")
+    wait_until(lambda: client.status()["counts"]["delivered"] >= 1, 5, message="the daemon's answer never came")
+
+    bus_proc.terminate()
+    bus_proc.wait(5)
+    wait_until(lambda: "closed the connection; notifications wait" in b.stderr(), 5,
+               message="the bridge did not notice its daemon's bus going away")
+    assert client.wait_signal("NotificationClosed", shown).args == (shown, 4)
+    waiting, took = client.timed_notify("sent while the bus is away")
+    assert took < FAST and b.alive()
+    assert client.status()["downstream"]["connected"] is False
+
+    socket.unlink(missing_ok=True)
+    start_bus_at(config, procs)
+    second = FakeDaemon(bus, procs, tmp_path, name=NOTIF_NAME, node=request.node)
+    second.wait_notify("sent while the bus is away", timeout=15)
+    wait_connected(client)
+    nid = client.notify("after the bus came back", actions=["ok", "OK"])
+    did = second.wait_notify("after the bus came back")["daemon_id"]
+    second.action(did, "ok")
+    assert client.wait_signal("ActionInvoked", nid).args == (nid, "ok")
+    assert waiting != nid and b.alive()
+    second.stop()

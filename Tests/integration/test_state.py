@@ -1,7 +1,9 @@
 """State survives a restart: IDs are never reused, the store is private to the user."""
 
 import signal
+import sqlite3
 import stat
+import time
 
 from conftest import CONTROL_NAME, NOTIF_NAME, wait_until
 
@@ -63,3 +65,26 @@ def test_state_dir_option(bridge_factory, fake_daemon, make_client, tmp_path):
     db = d / "state.sqlite3"
     wait_until(db.exists, 5, message="--state-dir not used: %s missing" % db)
     assert mode_of(db) == 0o600
+
+
+def test_history_older_than_history_days_is_pruned_at_start(bridge_factory, fake_daemon, make_client, tmp_path):
+    first = bridge_factory()
+    assert first.stop() == 0
+    now = time.time()
+    db = sqlite3.connect(str(first.state_dir / "state.sqlite3"))   # written while the bridge is stopped
+    try:
+        db.executemany(
+            "INSERT INTO history (id, app, summary, body, level, decision, received) "
+            "VALUES (?, 'Old', ?, '', 'active', 'delivered', ?)",
+            [(900001, "ten days old", now - 10 * 86400), (900002, "three days old", now - 3 * 86400),
+             (900003, "yesterday", now - 86400)])
+        db.commit()
+    finally:
+        db.close()
+    config = tmp_path / "config" / "focus-bridge" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text("[general]\nhistory-days = 2\n")
+    second = bridge_factory()
+    summaries = [e["summary"] for e in make_client().history(50, "Old")]
+    assert summaries == ["yesterday"], summaries
+    assert "2 notification(s) older than 2 day(s) forgotten" in second.stderr()
