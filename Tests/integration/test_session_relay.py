@@ -1,0 +1,447 @@
+"""The session's services reach the daemon (issue 11, item 1): `[downstream] session-names`.
+
+In spawn mode the daemon runs on the bridge's private bus, which has none of the session's
+services. For each name in `session-names` the bridge owns the name there, relays every call
+made to it to the same name on the session bus (which starts the service there when it is
+activatable) and emits the service's signals again on the private bus.
+
+* A fake session service (below) on the test's session bus, listed in `session-names`, is
+  called from the private bus (where the recording fake daemon runs): answers, errors, other
+  paths and interfaces, calls by the owner's unique name, its signals, the bound on calls in
+  flight; a name not listed stays unknown there.
+* Real services, activated on a session bus that has a service folder with only their
+  activation files: GSettings on the private bus writes through the session's dconf (what
+  swaync does for Do Not Disturb) and hears the session's changes; `org.a11y.Bus.GetAddress`
+  from the private bus answers the session's accessibility bus.
+"""
+
+import os
+import shutil
+import signal
+import subprocess
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from gi.repository import Gio, GLib
+
+from conftest import FOCUSCTL_BIN, PYTHON, LineReader, PrivateBus, connect, pump_until, require_binary, run, \
+    session_env, wait_for_name
+from fault_support import SPAWN_FAKE, SpawnedFakes, private_bus_address
+
+SERVICE = "org.example.SessionService"
+SERVICE_PATH = "/org/example/SessionService"
+SERVICE_IFACE = "org.example.SessionService"
+UNLISTED = "org.example.Unlisted"
+
+FAKE_SERVICE = textwrap.dedent('''
+    """A session service: answers, refuses, holds calls until released, emits signals.
+    Owns the names given after the address; prints READY when it has them."""
+    import sys
+    import gi
+    gi.require_version("Gio", "2.0")
+    from gi.repository import Gio, GLib
+
+    XML = """<node><interface name="org.example.SessionService">
+      <method name="Echo"><arg direction="in" type="s"/><arg direction="out" type="s"/></method>
+      <method name="Fail"><arg direction="in" type="s"/></method>
+      <method name="Caller"><arg direction="out" type="s"/></method>
+      <method name="Emit"><arg direction="in" type="s"/></method>
+      <method name="Hold"><arg direction="out" type="s"/></method>
+      <method name="Release"><arg direction="out" type="u"/></method>
+      <method name="Held"><arg direction="out" type="u"/></method>
+      <signal name="Changed"><arg type="s"/></signal>
+      <property name="Mood" type="s" access="read"/>
+    </interface></node>"""
+
+    address = sys.argv[1] if len(sys.argv) > 1 and sys.argv[1] != "-" else None
+    conn = (Gio.DBusConnection.new_for_address_sync(
+        address, Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT
+        | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)
+        if address else Gio.bus_get_sync(Gio.BusType.STARTER, None))
+    held = []
+
+    def on_call(c, sender, path, iface, method, params, inv):
+        if method == "Echo":
+            inv.return_value(GLib.Variant("(s)", ("session%s:%s" % (path[len("/org/example/SessionService"):],
+                                                                    params.unpack()[0]),)))
+        elif method == "Fail":
+            inv.return_dbus_error("org.example.SessionService.Error.Refused", "refused: " + params.unpack()[0])
+        elif method == "Caller":
+            inv.return_value(GLib.Variant("(s)", (sender,)))
+        elif method == "Emit":
+            conn.emit_signal(None, path, "org.example.SessionService", "Changed",
+                             GLib.Variant("(s)", (params.unpack()[0],)))
+            inv.return_value(None)
+        elif method == "Hold":
+            held.append(inv)
+        elif method == "Held":
+            inv.return_value(GLib.Variant("(u)", (len(held),)))
+        elif method == "Release":
+            n = len(held)
+            for h in held:
+                h.return_value(GLib.Variant("(s)", ("released",)))
+            del held[:]
+            inv.return_value(GLib.Variant("(u)", (n,)))
+
+    def get_property(c, sender, path, iface, prop):
+        return GLib.Variant("s", "calm")
+
+    info = Gio.DBusNodeInfo.new_for_xml(XML).interfaces[0]
+    for path in ("/org/example/SessionService", "/org/example/SessionService/sub"):
+        conn.register_object(path, info, on_call, get_property, None)
+    for name in sys.argv[2:]:
+        r = conn.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                           "RequestName", GLib.Variant("(su)", (name, 4)), GLib.VariantType("(u)"),
+                           Gio.DBusCallFlags.NONE, 5000, None).unpack()[0]
+        assert r == 1, (name, r)
+    print("READY", conn.get_unique_name(), flush=True)
+    GLib.MainLoop().run()
+''')
+
+
+# --------------------------------------------------------------------------- helpers
+def write_config(tmp_path, text):
+    cfg = tmp_path / "config" / "focus-bridge" / "config.toml"
+    cfg.parent.mkdir(parents=True, exist_ok=True)
+    cfg.write_text(text)
+    return cfg
+
+
+def start_service(procs, tmp_path, address, *names):
+    script = tmp_path / "session_service.py"
+    script.write_text(FAKE_SERVICE)
+    proc = procs.spawn([PYTHON, str(script), address, *names], stdout=subprocess.PIPE,
+                       stderr=open(tmp_path / "session-service.log", "ab"))
+    line = LineReader(proc.stdout).wait_for(lambda l: l.startswith("READY"), 10)
+    assert line, "the fake session service did not start: %s" % (tmp_path / "session-service.log").read_text()
+    return proc
+
+
+def call(conn, dest, method, params=None, reply_type=None, path=SERVICE_PATH, iface=SERVICE_IFACE,
+         timeout_ms=5000):
+    reply = conn.call_sync(dest, path, iface, method, params,
+                           GLib.VariantType(reply_type) if reply_type else None,
+                           Gio.DBusCallFlags.NONE, timeout_ms, None)
+    return reply.unpack() if reply is not None else None
+
+
+def spawn_bridge(bridge_factory, **kw):
+    """A spawn-mode bridge running the recording fake daemon; returns (bridge, private connection)."""
+    b = bridge_factory("spawn", command=SPAWN_FAKE, **kw)
+    address = private_bus_address(b)
+    fakes = SpawnedFakes(address)
+    assert fakes.wait_new(None, 15), "the fake daemon was not started on the private bus"
+    fakes.close()
+    return b, connect(address)
+
+
+def wait_relayed(conn, name, bridge, timeout=10):
+    owner = wait_for_name(conn, name, timeout)
+    assert owner, "%s is not on the private bus; bridge stderr:\n%s" % (name, bridge.stderr_tail())
+    return owner
+
+
+class Listener:
+    """Records the signals that reach one connection."""
+
+    def __init__(self, conn, sender=None, interface=None):
+        self.got = []
+        conn.signal_subscribe(sender, interface, None, None, None, Gio.DBusSignalFlags.NONE, self._on)
+        conn.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId",
+                       None, None, Gio.DBusCallFlags.NONE, 5000, None)   # the match rule is in place
+
+    def _on(self, _c, sender, path, iface, member, params):
+        self.got.append((sender, path, iface, member, params.unpack()))
+
+
+# --------------------------------------------------------------------------- the fake service
+def test_calls_from_the_private_bus_reach_a_listed_session_service(bridge_factory, bus, procs, tmp_path):
+    start_service(procs, tmp_path, bus.address, SERVICE, UNLISTED)
+    write_config(tmp_path, '[downstream]\nsession-names = ["%s"]\n' % SERVICE)
+    b, private = spawn_bridge(bridge_factory)
+    owner = wait_relayed(private, SERVICE, b)
+
+    assert call(private, SERVICE, "Echo", GLib.Variant("(s)", ("hi",)), "(s)") == ("session:hi",)
+    # any path and interface, and by the owner's unique name (as GDBus proxies call)
+    assert call(private, SERVICE, "Echo", GLib.Variant("(s)", ("deep",)), "(s)",
+                path=SERVICE_PATH + "/sub") == ("session/sub:deep",)
+    assert call(private, owner, "Echo", GLib.Variant("(s)", ("unique",)), "(s)") == ("session:unique",)
+    assert call(private, SERVICE, "Get", GLib.Variant("(ss)", (SERVICE_IFACE, "Mood")), "(v)",
+                iface="org.freedesktop.DBus.Properties") == ("calm",)
+    xml = call(private, SERVICE, "Introspect", None, "(s)", iface="org.freedesktop.DBus.Introspectable")[0]
+    assert "org.example.SessionService" in xml and 'name="Hold"' in xml
+    # the service sees the bridge's session connection calling, not anyone on the private bus
+    assert call(private, SERVICE, "Caller", None, "(s)") == (b.unique_name,)
+
+    # errors come back as errors, name and text kept
+    with pytest.raises(GLib.Error) as refused:
+        call(private, SERVICE, "Fail", GLib.Variant("(s)", ("no",)))
+    assert Gio.DBusError.get_remote_error(refused.value) == "org.example.SessionService.Error.Refused"
+    assert "refused: no" in refused.value.message
+    with pytest.raises(GLib.Error) as unknown:
+        call(private, SERVICE, "NoSuchMethod")
+    assert Gio.DBusError.get_remote_error(unknown.value) == "org.freedesktop.DBus.Error.UnknownMethod"
+
+    # a name not listed is not there, although the session bus has it
+    assert bus.owner(UNLISTED)
+    with pytest.raises(GLib.Error) as unlisted:
+        call(private, UNLISTED, "Echo", GLib.Variant("(s)", ("x",)), "(s)")
+    assert Gio.DBusError.get_remote_error(unlisted.value) == "org.freedesktop.DBus.Error.ServiceUnknown"
+    assert b.alive()
+
+
+def test_the_services_signals_reach_the_private_bus(bridge_factory, bus, procs, tmp_path):
+    # two processes: a signal is told apart by its sender's connection, not by a name
+    start_service(procs, tmp_path, bus.address, SERVICE)
+    start_service(procs, tmp_path, bus.address, UNLISTED)
+    write_config(tmp_path, '[downstream]\nsession-names = ["%s"]\n' % SERVICE)
+    b, private = spawn_bridge(bridge_factory)
+    owner = wait_relayed(private, SERVICE, b)
+    # as GDBus proxies and dconf subscribe: by the name, and by interface alone
+    by_name = Listener(private, sender=SERVICE)
+    by_iface = Listener(private, interface=SERVICE_IFACE)
+
+    session = connect(bus.address)
+    call(session, SERVICE, "Emit", GLib.Variant("(s)", ("first",)))
+    call(session, SERVICE, "Emit", GLib.Variant("(s)", ("deeper",)), path=SERVICE_PATH + "/sub")
+    # the unlisted service's signals stay on the session bus
+    call(session, UNLISTED, "Emit", GLib.Variant("(s)", ("not for the daemon",)))
+    call(session, SERVICE, "Emit", GLib.Variant("(s)", ("last",)))
+    assert pump_until(lambda: len(by_name.got) >= 3 and len(by_iface.got) >= 3, 5), (by_name.got, by_iface.got)
+    expected = [(owner, SERVICE_PATH, SERVICE_IFACE, "Changed", ("first",)),
+                (owner, SERVICE_PATH + "/sub", SERVICE_IFACE, "Changed", ("deeper",)),
+                (owner, SERVICE_PATH, SERVICE_IFACE, "Changed", ("last",))]
+    assert by_name.got == expected
+    assert by_iface.got == expected
+
+
+def test_a_session_service_is_started_through_the_relay(bridge_factory, procs, tmp_path, session_with_services):
+    """A name with an activation file on the session bus but not running: the first call from
+    the private bus starts it there."""
+    bus = session_with_services
+    write_config(tmp_path, '[downstream]\nsession-names = ["%s"]\n' % SERVICE)
+    b, private = spawn_bridge(bridge_factory, extra_env=bus.env_for_clients)
+    wait_relayed(private, SERVICE, b)
+    assert bus.owner(SERVICE) is None
+    assert call(private, SERVICE, "Echo", GLib.Variant("(s)", ("wake up",)), "(s)", timeout_ms=10000) \
+        == ("session:wake up",)
+    assert bus.owner(SERVICE)
+
+
+def test_calls_in_flight_are_bounded(bridge_factory, bus, procs, tmp_path):
+    """A service that does not answer cannot make the bridge pile up calls: past 64 in flight
+    the relay refuses at once; once the service answers, the relay works again."""
+    start_service(procs, tmp_path, bus.address, SERVICE)
+    write_config(tmp_path, '[downstream]\nsession-names = ["%s"]\n' % SERVICE)
+    b, private = spawn_bridge(bridge_factory)
+    wait_relayed(private, SERVICE, b)
+    results = {}
+
+    def done(conn, res, i):
+        try:
+            results[i] = conn.call_finish(res).unpack()[0]
+        except GLib.Error as exc:
+            results[i] = Gio.DBusError.get_remote_error(exc) or exc.message
+
+    for i in range(70):
+        private.call(SERVICE, SERVICE_PATH, SERVICE_IFACE, "Hold", None, GLib.VariantType("(s)"),
+                     Gio.DBusCallFlags.NONE, 20000, None, done, i)
+    assert pump_until(lambda: len(results) >= 6, 5), "the calls past the bound were not refused at once: %r" % results
+    refused = [i for i, r in results.items() if r == "org.freedesktop.DBus.Error.LimitsExceeded"]
+    assert len(refused) == 6, results
+    session = connect(bus.address)
+    assert pump_until(lambda: call(session, SERVICE, "Held", None, "(u)") == (64,), 5), \
+        "the service does not hold the 64 calls relayed"
+    assert call(session, SERVICE, "Release", None, "(u)") == (64,)
+    assert pump_until(lambda: len(results) == 70, 5)
+    assert sorted(r for r in results.values() if r == "released") == ["released"] * 64
+    assert call(private, SERVICE, "Echo", GLib.Variant("(s)", ("again",)), "(s)") == ("session:again",)
+
+
+def test_the_daemon_gets_the_sessions_environment(bridge_factory, tmp_path):
+    """DISPLAY, WAYLAND_DISPLAY, XDG_* and AT_SPI_BUS_ADDRESS reach the daemon; only the bus
+    address is its own."""
+    env = {"DISPLAY": ":77", "WAYLAND_DISPLAY": "wayland-test", "XDG_RUNTIME_DIR": str(tmp_path / "run"),
+           "XDG_CURRENT_DESKTOP": "sway", "XDG_DATA_DIRS": "/usr/share", "AT_SPI_BUS_ADDRESS": "unix:path=/nowhere"}
+    b = bridge_factory("spawn", command=SPAWN_FAKE, extra_env=env)
+    address = private_bus_address(b)
+    fakes = SpawnedFakes(address)
+    inst = fakes.wait_new(None, 15)
+    assert inst
+    daemon_env = dict(entry.split("=", 1) for entry in
+                      Path("/proc/%d/environ" % inst["pid"]).read_text().split("\0") if "=" in entry)
+    fakes.close()
+    for key, value in env.items():
+        assert daemon_env.get(key) == value, key
+    assert daemon_env["DBUS_SESSION_BUS_ADDRESS"] == address
+
+
+@pytest.mark.parametrize("names, words", [
+    ('["org.freedesktop.Notifications"]', "cannot be relayed"),
+    ('["dconf"]', "not a well-known bus name"),
+    ('["org.erikreider.swaync.cc"]', "passthrough-names"),
+])
+def test_names_that_cannot_be_relayed_are_config_errors(tmp_path, names, words):
+    require_binary(FOCUSCTL_BIN, "focusctl")
+    path = tmp_path / "relay.toml"
+    path.write_text('[downstream]\nmode = "spawn"\npassthrough-names = ["org.erikreider.swaync.cc"]\n'
+                    'session-names = %s\n' % names)
+    r = run([FOCUSCTL_BIN, "check-config", str(path)], session_env("unix:path=%s" % (tmp_path / "no-bus")))
+    assert r.returncode == 1, (r.stdout, r.stderr)
+    assert (r.stderr + r.stdout).startswith("%s:4:1: `session-names`: " % path) and words in r.stdout + r.stderr, \
+        (r.stdout, r.stderr)
+
+
+# --------------------------------------------------------------------------- real services
+SCHEMA = """<schemalist>
+  <schema id="org.erikreider.swaync" path="/org/erikreider/swaync/">
+    <key name="dnd-state" type="b"><default>false</default></key>
+  </schema>
+</schemalist>
+"""
+
+
+class _EnvProcs:
+    """Procs that start everything with `env` (the session bus and what it activates)."""
+
+    def __init__(self, procs, env):
+        self.procs = procs
+        self.env = env
+
+    def spawn(self, argv, **kw):
+        kw.setdefault("env", self.env)
+        return self.procs.spawn(argv, **kw)
+
+
+@pytest.fixture
+def session_with_services(tmp_path, procs):
+    """The test's session bus with a service folder holding only the activation files of dconf,
+    the accessibility bus and the fake session service, and the folders of a session (HOME,
+    XDG_CONFIG_HOME as the bridge's, XDG_RUNTIME_DIR). Whatever it activated is killed at
+    teardown (found by a marker in its environment)."""
+    import conftest
+    services = tmp_path / "services"
+    services.mkdir()
+    for name in ("ca.desrt.dconf.service", "org.a11y.Bus.service"):
+        source = Path("/usr/share/dbus-1/services") / name
+        if source.exists():
+            shutil.copy(source, services / name)
+    script = tmp_path / "session_service.py"
+    script.write_text(FAKE_SERVICE)
+    (services / ("%s.service" % SERVICE)).write_text(
+        "[D-BUS Service]\nName=%s\nExec=%s %s - %s\n" % (SERVICE, PYTHON, script, SERVICE))
+    folders = {"HOME": tmp_path / "home", "XDG_CONFIG_HOME": tmp_path / "config",
+               "XDG_RUNTIME_DIR": tmp_path / "run", "XDG_CACHE_HOME": tmp_path / "cache"}
+    for folder in folders.values():
+        folder.mkdir(mode=0o700, exist_ok=True)
+    marker = "focus-relay-test-%d" % time.monotonic_ns()
+    env = dict(os.environ, FOCUS_RELAY_TEST=marker, **{k: str(v) for k, v in folders.items()})
+    for key in ("DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "AT_SPI_BUS_ADDRESS", "NO_AT_BRIDGE"):
+        env.pop(key, None)
+    saved = conftest.BUS_CONFIG
+    conftest.BUS_CONFIG = saved.replace(
+        "<!-- deliberately no <servicedir>: nothing is ever auto-activated on this bus -->",
+        "<servicedir>%s</servicedir>" % services)
+    assert conftest.BUS_CONFIG != saved
+    try:
+        b = PrivateBus(tmp_path, "session-with-services", _EnvProcs(procs, env))
+    finally:
+        conftest.BUS_CONFIG = saved
+    b.env_for_clients = {k: str(v) for k, v in folders.items() if k != "XDG_CONFIG_HOME"}
+    b.client_env = dict(env, DBUS_SESSION_BUS_ADDRESS=b.address, GSETTINGS_BACKEND="dconf")
+    yield b
+    b.stop()
+    for pid in _marked_processes(marker):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def _marked_processes(marker):
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            environ = Path("/proc/%s/environ" % entry).read_bytes()
+        except OSError:
+            continue
+        if ("FOCUS_RELAY_TEST=%s" % marker).encode() in environ.split(b"\0"):
+            found.append(int(entry))
+    return found
+
+
+@pytest.fixture
+def bus(session_with_services):
+    """The bridge serves the session bus that has the services."""
+    return session_with_services
+
+
+def needs(path, package):
+    if not Path(path).exists():
+        pytest.skip("%s not installed (%s)" % (package, path))
+
+
+def test_gsettings_on_the_private_bus_writes_through_the_sessions_dconf(bridge_factory, session_with_services,
+                                                                         tmp_path, procs):
+    """swaync saves Do Not Disturb with GSettings: dconf's writer is the session's, so the
+    setting lands in the user's dconf database, and changes made in the session are heard."""
+    needs("/usr/libexec/dconf-service", "dconf-service")
+    needs("/usr/lib/x86_64-linux-gnu/gio/modules/libdconfsettings.so", "dconf-gsettings-backend")
+    bus = session_with_services
+    schemas = tmp_path / "schemas"
+    schemas.mkdir()
+    (schemas / "org.erikreider.swaync.gschema.xml").write_text(SCHEMA)
+    subprocess.run(["glib-compile-schemas", str(schemas)], check=True, timeout=10)
+    b, private = spawn_bridge(bridge_factory, extra_env=bus.env_for_clients)
+    private_address = private_bus_address(b)
+    wait_relayed(private, "ca.desrt.dconf", b)
+    on_private = dict(bus.client_env, DBUS_SESSION_BUS_ADDRESS=private_address, GSETTINGS_SCHEMA_DIR=str(schemas))
+    on_session = dict(bus.client_env, GSETTINGS_SCHEMA_DIR=str(schemas))
+
+    r = run(["gsettings", "set", "org.erikreider.swaync", "dnd-state", "true"], on_private)
+    assert r.returncode == 0 and "dconf-WARNING" not in r.stderr, r.stderr
+    assert bus.owner("ca.desrt.dconf"), "the write did not start dconf on the session bus"
+    assert (tmp_path / "config" / "dconf" / "user").exists()
+    r = run(["gsettings", "get", "org.erikreider.swaync", "dnd-state"], on_session)
+    assert r.stdout.strip() == "true", (r.stdout, r.stderr)
+
+    # a change made in the session reaches a watcher on the private bus (dconf's Notify signal)
+    monitor = procs.spawn(["stdbuf", "-oL", "gsettings", "monitor", "org.erikreider.swaync", "dnd-state"], env=on_private,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out = LineReader(monitor.stdout)
+    # it is listening once it hears a write made from the private bus (bounded retries; dconf
+    # announces only changes, so the value alternates)
+    value = "true"
+    for _ in range(20):
+        value = "false" if value == "true" else "true"
+        run(["gsettings", "set", "org.erikreider.swaync", "dnd-state", value], on_private)
+        if out.wait_for(lambda l: "dnd-state" in l, 0.5):
+            break
+    else:
+        pytest.fail("gsettings monitor on the private bus heard nothing: %r" % out.lines)
+    value = "false" if value == "true" else "true"
+    r = run(["gsettings", "set", "org.erikreider.swaync", "dnd-state", value], on_session)
+    assert r.returncode == 0, r.stderr
+    line = out.wait_for(lambda l: l.strip() == "dnd-state: %s" % value, 5)
+    monitor.kill()
+    assert line, "the session's change was not heard on the private bus: %r" % out.lines
+
+
+def test_the_accessibility_bus_is_found_from_the_private_bus(bridge_factory, session_with_services):
+    """GTK and Qt daemons ask org.a11y.Bus for the accessibility bus: they get the session's."""
+    needs("/usr/libexec/at-spi-bus-launcher", "at-spi2-core")
+    bus = session_with_services
+    b, private = spawn_bridge(bridge_factory, extra_env=bus.env_for_clients)
+    wait_relayed(private, "org.a11y.Bus", b)
+    (address,) = call(private, "org.a11y.Bus", "GetAddress", None, "(s)", path="/org/a11y/bus",
+                      iface="org.a11y.Bus", timeout_ms=10000)
+    assert address.startswith("unix:")
+    assert call(connect(bus.address), "org.a11y.Bus", "GetAddress", None, "(s)", path="/org/a11y/bus",
+                iface="org.a11y.Bus") == (address,)
+    (enabled,) = call(private, "org.a11y.Bus", "Get", GLib.Variant("(ss)", ("org.a11y.Status", "IsEnabled")),
+                      "(v)", path="/org/a11y/bus", iface="org.freedesktop.DBus.Properties")
+    assert enabled in (True, False)
