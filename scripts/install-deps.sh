@@ -24,6 +24,10 @@ packages=(
     python3-dbus
     python3-pytest
     gir1.2-notify-0.7   # libnotify from Python
+    # session services the daemon reaches through the relay (test_session_relay.py)
+    dconf-service       # the session's dconf writer, activated on a test session bus
+    dconf-gsettings-backend  # GSettings writing through dconf, as swaync does
+    at-spi2-core        # org.a11y.Bus (at-spi-bus-launcher)
     # docs and install
     mandoc              # man page lint
     zsh                 # the installed zsh completion scripts are loaded in a test
