@@ -28,7 +28,7 @@ from gi.repository import Gio, GLib
 
 from conftest import FOCUSCTL_BIN, PYTHON, LineReader, PrivateBus, connect, pump_until, require_binary, run, \
     session_env, wait_for_name
-from fault_support import SPAWN_FAKE, SpawnedFakes, private_bus_address
+from fault_support import SPAWN_FAKE, SpawnedFakes, private_bus_address, run_as_nobody
 
 SERVICE = "org.example.SessionService"
 SERVICE_PATH = "/org/example/SessionService"
@@ -228,6 +228,20 @@ def test_a_session_service_is_started_through_the_relay(bridge_factory, procs, t
     assert call(private, SERVICE, "Echo", GLib.Variant("(s)", ("wake up",)), "(s)", timeout_ms=10000) \
         == ("session:wake up",)
     assert bus.owner(SERVICE)
+
+
+def test_another_user_cannot_reach_the_relay(bridge_factory, bus, procs, tmp_path):
+    """The private bus admits the bridge's own user only: another user cannot even connect, so
+    the relay gives nobody a way into the session's services."""
+    start_service(procs, tmp_path, bus.address, SERVICE)
+    write_config(tmp_path, '[downstream]\nsession-names = ["%s"]\n' % SERVICE)
+    b, private = spawn_bridge(bridge_factory)
+    wait_relayed(private, SERVICE, b)
+    argv = ["gdbus", "call", "--address", private_bus_address(b), "--dest", SERVICE, "--object-path",
+            SERVICE_PATH, "--method", SERVICE_IFACE + ".Echo", "intruder"]
+    r = run_as_nobody(argv)
+    assert r.returncode != 0 and "session:intruder" not in r.stdout, (r.stdout, r.stderr)
+    assert call(private, SERVICE, "Echo", GLib.Variant("(s)", ("owner",)), "(s)") == ("session:owner",)
 
 
 def test_calls_in_flight_are_bounded(bridge_factory, bus, procs, tmp_path):
