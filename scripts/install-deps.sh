@@ -28,6 +28,8 @@ packages=(
     dconf-service       # the session's dconf writer, activated on a test session bus
     dconf-gsettings-backend  # GSettings writing through dconf, as swaync does
     at-spi2-core        # org.a11y.Bus (at-spi-bus-launcher)
+    sway                # a headless compositor for real swaync (run as nobody)
+    sway-notification-center  # swaync: its Do Not Disturb goes through dconf
     # docs and install
     mandoc              # man page lint
     zsh                 # the installed zsh completion scripts are loaded in a test

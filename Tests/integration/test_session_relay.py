@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 from gi.repository import Gio, GLib
 
-from conftest import FOCUSCTL_BIN, PYTHON, LineReader, PrivateBus, connect, pump_until, require_binary, run, \
+from conftest import BRIDGE_BIN, FOCUSCTL_BIN, PYTHON, LineReader, PrivateBus, connect, pump_until, require_binary, run, \
     session_env, wait_for_name
 from fault_support import SPAWN_FAKE, SpawnedFakes, private_bus_address, run_as_nobody
 
@@ -459,3 +459,98 @@ def test_the_accessibility_bus_is_found_from_the_private_bus(bridge_factory, ses
     (enabled,) = call(private, "org.a11y.Bus", "Get", GLib.Variant("(ss)", ("org.a11y.Status", "IsEnabled")),
                       "(v)", path="/org/a11y/bus", iface="org.freedesktop.DBus.Properties")
     assert enabled in (True, False)
+
+
+SWAYNC_SESSION = r'''
+set -u
+T=$1; BRIDGE=$2
+export HOME=$T/home XDG_CONFIG_HOME=$T/config XDG_RUNTIME_DIR=$T/run XDG_STATE_HOME=$T/state XDG_CACHE_HOME=$T/cache
+unset DISPLAY DBUS_SESSION_BUS_ADDRESS AT_SPI_BUS_ADDRESS NO_AT_BRIDGE WAYLAND_DISPLAY
+dbus-daemon --config-file=$T/bus.conf --fork --print-address=1 --print-pid=1 > $T/bus.out 2> $T/bus.err \
+    || { echo NO-BUS; exit 3; }
+export DBUS_SESSION_BUS_ADDRESS=$(head -1 $T/bus.out)
+BUS_PID=$(sed -n 2p $T/bus.out)
+BRIDGE_PID=
+WLR_BACKENDS=headless WLR_LIBINPUT_NO_DEVICES=1 WLR_RENDERER=pixman sway -c $T/sway.conf > $T/sway.log 2>&1 &
+SWAY_PID=$!
+trap '[ -n "$BRIDGE_PID" ] && kill $BRIDGE_PID && wait $BRIDGE_PID; kill $SWAY_PID $BUS_PID 2>/dev/null' EXIT
+for i in $(seq 100); do [ -S $T/run/wayland-1 ] && break; sleep 0.1; done
+[ -S $T/run/wayland-1 ] || { echo NO-SWAY; exit 4; }
+export WAYLAND_DISPLAY=wayland-1
+$BRIDGE --downstream spawn -- swaync > $T/bridge.out 2> $T/bridge.err &
+BRIDGE_PID=$!
+CC="gdbus call --session --timeout 5 -d org.erikreider.swaync.cc -o /org/erikreider/swaync/cc -m org.erikreider.swaync.cc"
+for i in $(seq 100); do $CC.GetDnd > /dev/null 2>&1 && break; sleep 0.1; done
+echo "before=$(timeout 5 swaync-client -D 2>&1)"
+echo "toggled=$(timeout 5 swaync-client -d 2>&1)"
+for i in $(seq 50); do [ "$(gsettings get org.erikreider.swaync dnd-state 2>&1)" = true ] && break; sleep 0.1; done
+echo "session=$(gsettings get org.erikreider.swaync dnd-state 2>&1)"
+gsettings set org.erikreider.swaync dnd-state false
+for i in $(seq 50); do [ "$($CC.GetDnd 2>&1)" = "(false,)" ] && break; sleep 0.1; done
+echo "heard=$(timeout 5 swaync-client -D 2>&1)"
+'''
+
+
+def test_swaync_do_not_disturb_reaches_the_sessions_dconf(tmp_path):
+    """Real swaync behind the bridge, in a headless sway, the whole session as user nobody (sway
+    refuses root): its Do Not Disturb switch, saved with GSettings, lands in the session's dconf,
+    and a change made in the session reaches swaync."""
+    for tool in ("sway", "swaync", "swaync-client", "setpriv", "gsettings"):
+        if not shutil.which(tool):
+            pytest.skip("%s not installed" % tool)
+    needs("/usr/libexec/dconf-service", "dconf-service")
+    needs("/usr/share/glib-2.0/schemas/org.erikreider.swaync.gschema.xml", "sway-notification-center")
+    require_binary(BRIDGE_BIN, "focus-bridge")
+    import pwd
+    import tempfile
+    import conftest
+    if os.geteuid() != 0:
+        pytest.skip("not root: cannot run the session as nobody")
+    nobody = pwd.getpwnam("nobody")
+    top = Path(tempfile.mkdtemp(prefix="focus-relay-swaync-", dir="/tmp"))   # nobody cannot reach tmp_path
+    marker = "focus-relay-test-%d" % time.monotonic_ns()
+    try:
+        for folder in ("services", "home", "config/focus-bridge", "run", "state", "cache"):
+            (top / folder).mkdir(parents=True, mode=0o700)
+        for name in ("ca.desrt.dconf.service", "org.a11y.Bus.service"):
+            if (Path("/usr/share/dbus-1/services") / name).exists():
+                shutil.copy(Path("/usr/share/dbus-1/services") / name, top / "services")
+        (top / "bus.conf").write_text(conftest.BUS_CONFIG.replace(
+            "<!-- deliberately no <servicedir>: nothing is ever auto-activated on this bus -->",
+            "<servicedir>%s/services</servicedir>" % top))
+        (top / "config/focus-bridge/config.toml").write_text(
+            '[downstream]\npassthrough-names = ["org.erikreider.swaync.cc"]\n')
+        (top / "sway.conf").write_text("output HEADLESS-1 resolution 640x480 bg #203040 solid_color\n")
+        (top / "session.sh").write_text(SWAYNC_SESSION)
+        for path in [top] + list(top.rglob("*")):
+            os.chown(path, nobody.pw_uid, nobody.pw_gid)
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "FOCUS_RELAY_TEST": marker, "LANG": "C.UTF-8"}
+        # files, not pipes: what the session starts may outlive the script and keep a pipe open
+        out, err = top / "session.out", top / "session.err"
+        try:
+            subprocess.run(["setpriv", "--reuid=%d" % nobody.pw_uid, "--regid=%d" % nobody.pw_gid,
+                            "--clear-groups", "--", "bash", str(top / "session.sh"), str(top), BRIDGE_BIN],
+                           env=env, stdin=subprocess.DEVNULL, stdout=open(out, "w"), stderr=open(err, "w"),
+                           timeout=25, cwd="/")
+        except subprocess.TimeoutExpired:
+            pytest.fail("the swaync session did not finish within 25 s: %s" % out.read_text())
+        r = subprocess.CompletedProcess([], 0, out.read_text(), err.read_text())
+        if "NO-SWAY" in r.stdout:
+            pytest.skip("headless sway did not start here: %s" % (top / "sway.log").read_text()[-500:])
+        log = (top / "bridge.err").read_text(errors="replace") if (top / "bridge.err").exists() else ""
+        result = dict(line.split("=", 1) for line in r.stdout.splitlines() if "=" in line)
+        assert result.get("before") == "false", (r.stdout, r.stderr, log[-2000:])
+        assert result.get("toggled") == "true", (r.stdout, log[-2000:])
+        assert result.get("session") == "true", "swaync's Do Not Disturb did not reach the session's dconf: %r\n%s" % (
+            r.stdout, log[-2000:])
+        assert result.get("heard") == "false", "swaync did not hear the session's change: %r" % r.stdout
+        assert "dconf-WARNING" not in log, log[-2000:]
+        if (top / "services" / "org.a11y.Bus.service").exists():
+            assert "org.a11y.Bus was not provided" not in log, log[-2000:]
+    finally:
+        for pid in _marked_processes(marker):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        shutil.rmtree(top, ignore_errors=True)
