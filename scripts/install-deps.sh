@@ -30,6 +30,8 @@ packages=(
     at-spi2-core        # org.a11y.Bus (at-spi-bus-launcher)
     sway                # a headless compositor for real swaync (run as nobody)
     sway-notification-center  # swaync: its Do Not Disturb goes through dconf
+    xfce4-notifyd       # reads its settings from xfconf
+    xfconf              # xfconfd and xfconf-query
     # docs and install
     mandoc              # man page lint
     zsh                 # the installed zsh completion scripts are loaded in a test

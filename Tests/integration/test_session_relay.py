@@ -13,9 +13,13 @@ activatable) and emits the service's signals again on the private bus.
   activation files: GSettings on the private bus writes through the session's dconf (what
   swaync does for Do Not Disturb) and hears the session's changes; `org.a11y.Bus.GetAddress`
   from the private bus answers the session's accessibility bus.
+* Real daemons (skipped where not installed): xfce4-notifyd under Xvfb follows Do Not Disturb
+  set in the session's xfconf; swaync in a headless sway (the session as user nobody) saves
+  its Do Not Disturb in the session's dconf and hears it change there.
 """
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -27,7 +31,7 @@ import pytest
 from gi.repository import Gio, GLib
 
 from conftest import BRIDGE_BIN, FOCUSCTL_BIN, PYTHON, LineReader, PrivateBus, connect, pump_until, require_binary, run, \
-    session_env, wait_for_name
+    session_env, wait_connected, wait_for_name, wait_until
 from fault_support import SPAWN_FAKE, SpawnedFakes, private_bus_address, run_as_nobody
 
 SERVICE = "org.example.SessionService"
@@ -332,13 +336,13 @@ class _EnvProcs:
 @pytest.fixture
 def session_with_services(tmp_path, procs):
     """The test's session bus with a service folder holding only the activation files of dconf,
-    the accessibility bus and the fake session service, and the folders of a session (HOME,
+    the accessibility bus, xfconf and the fake session service, and the folders of a session (HOME,
     XDG_CONFIG_HOME as the bridge's, XDG_RUNTIME_DIR). Whatever it activated is killed at
     teardown (found by a marker in its environment)."""
     import conftest
     services = tmp_path / "services"
     services.mkdir()
-    for name in ("ca.desrt.dconf.service", "org.a11y.Bus.service"):
+    for name in ("ca.desrt.dconf.service", "org.a11y.Bus.service", "org.xfce.Xfconf.service"):
         source = Path("/usr/share/dbus-1/services") / name
         if source.exists():
             shutil.copy(source, services / name)
@@ -459,6 +463,58 @@ def test_the_accessibility_bus_is_found_from_the_private_bus(bridge_factory, ses
     (enabled,) = call(private, "org.a11y.Bus", "Get", GLib.Variant("(ss)", ("org.a11y.Status", "IsEnabled")),
                       "(v)", path="/org/a11y/bus", iface="org.freedesktop.DBus.Properties")
     assert enabled in (True, False)
+
+
+XFCE4_NOTIFYD = "/usr/lib/x86_64-linux-gnu/xfce4/notifyd/xfce4-notifyd"
+
+
+def popups(display):
+    """The xfce4-notifyd windows on `display` bigger than its 10x10 leader: the popups."""
+    out = subprocess.run(["xwininfo", "-root", "-tree"], env=dict(os.environ, DISPLAY=display),
+                         capture_output=True, text=True, timeout=10).stdout
+    found = []
+    for line in out.splitlines():
+        m = re.search(r'"xfce4-notifyd": \(.*\)\s+(\d+)x(\d+)\+', line)
+        if m and (int(m.group(1)) > 10 or int(m.group(2)) > 10):
+            found.append(line.strip())
+    return found
+
+
+def test_xfce4_notifyd_follows_do_not_disturb_set_in_the_sessions_xfconf(bridge_factory, session_with_services,
+                                                                         xvfb, make_client):
+    """Real xfce4-notifyd behind the bridge reads its settings from the session's xfconf
+    (through the relay, by xfconfd's unique name) and hears them change: with Do Not Disturb
+    switched on in the session it shows no popup, switched off again it does."""
+    needs(XFCE4_NOTIFYD, "xfce4-notifyd")
+    needs("/usr/share/dbus-1/services/org.xfce.Xfconf.service", "xfconf")
+    for tool in ("xfconf-query", "xwininfo"):
+        if not shutil.which(tool):
+            pytest.skip("%s not installed" % tool)
+    bus = session_with_services
+    b = bridge_factory("spawn", command=[XFCE4_NOTIFYD], display=xvfb, extra_env=bus.env_for_clients)
+    c = make_client()
+    wait_connected(c, 15)
+
+    def dnd(value):
+        r = run(["xfconf-query", "-c", "xfce4-notifyd", "-p", "/do-not-disturb", "-n", "-t", "bool", "-s", value],
+                bus.client_env)
+        assert r.returncode == 0, r.stderr
+
+    dnd("false")
+    first = c.notify("shown", "Do Not Disturb is off", app="Tester")
+    wait_until(lambda: popups(xvfb), 10, message="xfce4-notifyd showed no popup")
+    c.close(first)
+    wait_until(lambda: not popups(xvfb), 10, message="the popup did not close")
+
+    dnd("true")
+    c.notify("hidden", "Do Not Disturb is on", app="Tester")
+    pump_until(lambda: popups(xvfb), 1.5)   # a popup comes within ~0.1 s when there is one
+    assert not popups(xvfb), "xfce4-notifyd ignored the session's Do Not Disturb"
+
+    dnd("false")
+    c.notify("shown again", "Do Not Disturb is off again", app="Tester")
+    wait_until(lambda: popups(xvfb), 10, message="xfce4-notifyd did not hear Do Not Disturb switched off")
+    assert b.alive()
 
 
 SWAYNC_SESSION = r'''
