@@ -55,6 +55,7 @@ FAKE_SERVICE = textwrap.dedent('''
       <method name="Hold"><arg direction="out" type="s"/></method>
       <method name="Release"><arg direction="out" type="u"/></method>
       <method name="Held"><arg direction="out" type="u"/></method>
+      <method name="ReadFd"><arg direction="in" type="h"/><arg direction="out" type="s"/></method>
       <signal name="Changed"><arg type="s"/></signal>
       <property name="Mood" type="s" access="read"/>
     </interface></node>"""
@@ -80,6 +81,11 @@ FAKE_SERVICE = textwrap.dedent('''
             inv.return_value(None)
         elif method == "Hold":
             held.append(inv)
+        elif method == "ReadFd":
+            import os
+            fd = inv.get_message().get_unix_fd_list().get(params.unpack()[0])
+            with os.fdopen(fd) as f:
+                inv.return_value(GLib.Variant("(s)", (f.read(),)))
         elif method == "Held":
             inv.return_value(GLib.Variant("(u)", (len(held),)))
         elif method == "Release":
@@ -178,6 +184,16 @@ def test_calls_from_the_private_bus_reach_a_listed_session_service(bridge_factor
     assert "org.example.SessionService" in xml and 'name="Hold"' in xml
     # the service sees the bridge's session connection calling, not anyone on the private bus
     assert call(private, SERVICE, "Caller", None, "(s)") == (b.unique_name,)
+
+    # a file descriptor travels with the call
+    reader, writer = os.pipe()
+    os.write(writer, b"through the pipe")
+    os.close(writer)
+    fds = Gio.UnixFDList.new_from_array([reader])
+    reply, _ = private.call_with_unix_fd_list_sync(SERVICE, SERVICE_PATH, SERVICE_IFACE, "ReadFd",
+                                                   GLib.Variant("(h)", (0,)), GLib.VariantType("(s)"),
+                                                   Gio.DBusCallFlags.NONE, 5000, fds, None)
+    assert reply.unpack() == ("through the pipe",)
 
     # errors come back as errors, name and text kept
     with pytest.raises(GLib.Error) as refused:
