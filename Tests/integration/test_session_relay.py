@@ -169,7 +169,7 @@ class Listener:
 # --------------------------------------------------------------------------- the fake service
 def test_calls_from_the_private_bus_reach_a_listed_session_service(bridge_factory, bus, procs, tmp_path):
     start_service(procs, tmp_path, bus.address, SERVICE, UNLISTED)
-    write_config(tmp_path, '[downstream]\nsession-names = ["%s"]\n' % SERVICE)
+    write_config(tmp_path, '[downstream]\nsession-names = ["%s", "org.example.Absent"]\n' % SERVICE)
     b, private = spawn_bridge(bridge_factory)
     owner = wait_relayed(private, SERVICE, b)
 
@@ -203,6 +203,12 @@ def test_calls_from_the_private_bus_reach_a_listed_session_service(bridge_factor
     with pytest.raises(GLib.Error) as unknown:
         call(private, SERVICE, "NoSuchMethod")
     assert Gio.DBusError.get_remote_error(unknown.value) == "org.freedesktop.DBus.Error.UnknownMethod"
+
+    # a listed name the session lacks answers as the session bus does
+    wait_relayed(private, "org.example.Absent", b)
+    with pytest.raises(GLib.Error) as absent:
+        call(private, "org.example.Absent", "Echo", GLib.Variant("(s)", ("x",)), "(s)")
+    assert Gio.DBusError.get_remote_error(absent.value) == "org.freedesktop.DBus.Error.ServiceUnknown"
 
     # a name not listed is not there, although the session bus has it
     assert bus.owner(UNLISTED)
