@@ -17,18 +17,16 @@ final class SessionRelay {
     let name: String
     private let connection: BusConnection
     private let session: BusConnection
-    private let logger: Logger
     private var subscription: UInt32 = 0
     /// Calls relayed and not yet answered; past `maxInFlight` more are refused at once, so a
     /// hung service cannot make the bridge keep an unbounded pile of them.
     private var inFlight = 0
     static let maxInFlight = 64
 
-    private init(name: String, connection: BusConnection, session: BusConnection, logger: Logger) {
+    private init(name: String, connection: BusConnection, session: BusConnection) {
         self.name = name
         self.connection = connection
         self.session = session
-        self.logger = logger
     }
 
     /// Relays each of `names` from `session` onto the bus at `privateAddress`; a name that cannot
@@ -41,7 +39,7 @@ final class SessionRelay {
         for name in names where seen.insert(name).inserted {
             do {
                 let connection = try BusConnection.connect(address: privateAddress)
-                let relay = SessionRelay(name: name, connection: connection, session: session, logger: logger)
+                let relay = SessionRelay(name: name, connection: connection, session: session)
                 try relay.install()
                 relays.append(relay)
             } catch {
