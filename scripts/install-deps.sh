@@ -24,6 +24,14 @@ packages=(
     python3-dbus
     python3-pytest
     gir1.2-notify-0.7   # libnotify from Python
+    # session services the daemon reaches through the relay (test_session_relay.py)
+    dconf-service       # the session's dconf writer, activated on a test session bus
+    dconf-gsettings-backend  # GSettings writing through dconf, as swaync does
+    at-spi2-core        # org.a11y.Bus (at-spi-bus-launcher)
+    sway                # a headless compositor for real swaync (run as nobody)
+    sway-notification-center  # swaync: its Do Not Disturb goes through dconf
+    xfce4-notifyd       # reads its settings from xfconf
+    xfconf              # xfconfd and xfconf-query
     # docs and install
     mandoc              # man page lint
     zsh                 # the installed zsh completion scripts are loaded in a test

@@ -1,3 +1,5 @@
+import FocusBridgeCore
+
 /// Where delivered notifications go: the `[downstream]` table.
 public struct DownstreamSettings: Equatable, Sendable {
     public enum Mode: String, CaseIterable, Sendable {
@@ -13,6 +15,9 @@ public struct DownstreamSettings: Equatable, Sendable {
     public var address: String?
     /// Further bus names the bridge owns and passes through to the daemon (spawn and address).
     public var passthroughNames: [String] = []
+    /// Session-bus services the bridge makes visible on the private bus (spawn mode): the
+    /// daemon's calls to them are relayed to the session bus, their signals back.
+    public var sessionNames: [String] = SessionNames.defaults
 
     public init() {}
 }

@@ -2,7 +2,7 @@
 /// the documentation tests check the man page against it.
 public enum Schema {
     public static let tables = ["downstream", "general", "summary", "apps", "focus"]
-    public static let downstreamKeys = ["mode", "command", "name", "address", "passthrough-names"]
+    public static let downstreamKeys = ["mode", "command", "name", "address", "passthrough-names", "session-names"]
     public static let generalKeys = ["previews", "max-actions", "destructive-labels", "destructive-marker",
                                      "coalesce-seconds", "after-focus", "history-days", "rate-limit",
                                      "rate-limit-seconds"]

@@ -57,6 +57,14 @@ struct TableReader {
         settings.name = try string(table, at, "name")
         settings.address = try string(table, at, "address")
         settings.passthroughNames = try strings(table, at, "passthrough-names") ?? []
+        if let names = try strings(table, at, "session-names") {
+            for name in names {
+                if let problem = SessionNames.problem(with: name, passthroughNames: settings.passthroughNames) {
+                    throw error(at, "session-names", "`session-names`: \(problem)")
+                }
+            }
+            settings.sessionNames = names
+        }
         return settings
     }
 

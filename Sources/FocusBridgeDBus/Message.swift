@@ -35,6 +35,7 @@ public final class Message: @unchecked Sendable {
     public func forwardedCall(to destination: String) -> Message {
         let call = g_dbus_message_new_method_call(destination, path, interface, member)!
         if let body { withExtendedLifetime(body) { g_dbus_message_set_body(call, body.pointer) } }
+        copyFileDescriptors(from: pointer, to: call)
         return Message(owning: call)
     }
 
@@ -47,6 +48,7 @@ public final class Message: @unchecked Sendable {
         }
         let answer = g_dbus_message_new_method_reply(pointer)!
         if let body = reply.body { withExtendedLifetime(body) { g_dbus_message_set_body(answer, body.pointer) } }
+        copyFileDescriptors(from: reply.pointer, to: answer)
         return Message(owning: answer)
     }
 
@@ -61,4 +63,11 @@ public final class Message: @unchecked Sendable {
         if let body { withExtendedLifetime(body) { g_dbus_message_set_body(signal, body.pointer) } }
         return Message(owning: signal)
     }
+}
+
+/// File descriptors travel beside the body (arguments of type `h` index them): a copied body
+/// needs them too. The list is shared, not duplicated: GDBus sends what it holds.
+private func copyFileDescriptors(from source: OpaquePointer, to target: OpaquePointer) {
+    guard let list = g_dbus_message_get_unix_fd_list(source) else { return }
+    g_dbus_message_set_unix_fd_list(target, list)
 }

@@ -41,6 +41,8 @@ public final class Service {
     private let logger: Logger
     private var privateBus: PrivateBus?
     private var daemon: SpawnedDaemon?
+    /// The session services the daemon sees on its private bus (spawn mode).
+    private var sessionRelays: [SessionRelay] = []
     private var session: BusConnection?
     private var bridge: Bridge?
     private var focus: FocusController?
@@ -139,6 +141,10 @@ public final class Service {
         configWatch = ConfigWatch(path: options.configPath) { [weak self] in self?.configFileChanged() }
         ScreenLock.follow(on: session) { [weak bridge] locked in bridge?.screenLocked = locked }
         downstream.start()
+        if let privateBus {
+            sessionRelays = SessionRelay.start(names: settings.sessionNames, privateAddress: privateBus.address,
+                                               session: session, logger: logger)
+        }
         daemon?.start()
         focus.start()
         SleepWatch.follow { [weak focus] in focus?.evaluate() }

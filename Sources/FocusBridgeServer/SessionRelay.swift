@@ -1,0 +1,96 @@
+import FocusBridgeDBus
+import Logging
+
+/// Makes one session-bus service visible on the private bus in `spawn` mode (`[downstream]
+/// session-names`): the daemon there finds dconf, xfconf, the accessibility bus and the like.
+///
+/// The relay owns the name on a connection of its own to the private bus, so every call that
+/// reaches that connection is for this service, also one addressed to the connection's unique
+/// name (GDBus proxies call a service by its owner's unique name). Each call is sent to the same
+/// name, path, interface and method on the session bus (which starts the service there when it
+/// is activatable) and its reply or error goes back; the signals the service emits on the
+/// session bus are emitted again on the private bus, from the name's owner there.
+///
+/// Only connections on the private bus reach the relay, and that bus admits the user's own
+/// processes only: nobody gains a way into the session who did not have one.
+final class SessionRelay {
+    let name: String
+    private let connection: BusConnection
+    private let session: BusConnection
+    private var subscription: UInt32 = 0
+    /// Calls relayed and not yet answered; past `maxInFlight` more are refused at once, so a
+    /// hung service cannot make the bridge keep an unbounded pile of them.
+    private var inFlight = 0
+    static let maxInFlight = 64
+
+    private init(name: String, connection: BusConnection, session: BusConnection) {
+        self.name = name
+        self.connection = connection
+        self.session = session
+    }
+
+    /// Relays each of `names` from `session` onto the bus at `privateAddress`; a name that cannot
+    /// be owned there is logged and left out. Call before the daemon starts: it looks for these
+    /// services as it starts.
+    static func start(names: [String], privateAddress: String, session: BusConnection,
+                      logger: Logger) -> [SessionRelay] {
+        var relays: [SessionRelay] = []
+        var seen = Set<String>()
+        for name in names where seen.insert(name).inserted {
+            do {
+                let connection = try BusConnection.connect(address: privateAddress)
+                let relay = SessionRelay(name: name, connection: connection, session: session)
+                try relay.install()
+                relays.append(relay)
+            } catch {
+                logger.warning("cannot relay the session's \(name) to the daemon's bus: \(error.message)")
+            }
+        }
+        if !relays.isEmpty {
+            logger.info("the daemon's bus sees these session services: \(relays.map(\.name).joined(separator: ", "))")
+        }
+        return relays
+    }
+
+    /// Diverts every call first, then takes the name: no call can arrive unrelayed.
+    private func install() throws(DBusError) {
+        connection.divertIncomingCalls(where: { _ in true }, to: { [weak self] call in self?.relay(call) })
+        subscription = session.subscribe(sender: name) { [weak self] signal in self?.emit(signal) }
+        switch try connection.requestName(name) {
+        case .primaryOwner, .alreadyOwner: break
+        case .exists, .inQueue:
+            session.unsubscribe(subscription)
+            throw DBusError(name: DBusError.failed, message: "another connection owns it on that bus")
+        }
+    }
+
+    private func relay(_ call: Message) {
+        let reply = call.expectsReply
+        guard reply else {
+            session.send(call.forwardedCall(to: name))
+            return
+        }
+        guard inFlight < Self.maxInFlight else {
+            connection.send(call.answer(error: DBusError(
+                name: "org.freedesktop.DBus.Error.LimitsExceeded",
+                message: "focus-bridge has \(Self.maxInFlight) calls to the session's \(name) unanswered; try again later")))
+            return
+        }
+        inFlight += 1
+        session.send(call.forwardedCall(to: name), timeoutMilliseconds: BusDownstream.callTimeoutMilliseconds) {
+            [weak self] result in
+            guard let self else { return }
+            self.inFlight -= 1
+            switch result {
+            case .success(let answer): self.connection.send(call.answer(copying: answer))
+            case .failure(let error): self.connection.send(call.answer(error: error))
+            }
+        }
+    }
+
+    /// A signal of the service on the session bus, emitted again on the private bus.
+    private func emit(_ signal: Signal) {
+        connection.emitSignal(destination: nil, path: signal.path, interface: signal.interface,
+                              name: signal.member, signal.parameters)
+    }
+}
