@@ -24,6 +24,9 @@ packages=(
     python3-dbus
     python3-pytest
     gir1.2-notify-0.7   # libnotify from Python
+    # issue 11, daemons: a real daemon outside PATH that allows replacement, for auto mode
+    # and --replace (test_auto_mode.py)
+    notification-daemon
     # docs and install
     mandoc              # man page lint
     zsh                 # the installed zsh completion scripts are loaded in a test

@@ -33,11 +33,23 @@ public struct StatusReport: Codable, Equatable, Sendable {
         public var mode: String
         public var target: String
         public var connected: Bool
+        /// Why the daemon is not there ("cannot start dunst: …; fell back to log mode"), or null:
+        /// a daemon command that cannot start shows here, not only in the log.
+        public var problem: String?
 
-        public init(mode: String, target: String, connected: Bool) {
+        public init(mode: String, target: String, connected: Bool, problem: String? = nil) {
             self.mode = mode
             self.target = target
             self.connected = connected
+            self.problem = problem
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(mode, forKey: .mode)
+            try container.encode(target, forKey: .target)
+            try container.encode(connected, forKey: .connected)
+            try container.encode(problem, forKey: .problem)
         }
     }
 

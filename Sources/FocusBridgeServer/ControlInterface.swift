@@ -116,7 +116,7 @@ final class ControlInterface {
             version: focusBridgeVersion, silent: bridge.silent, focus: bridge.activeFocus.map(StatusReport.Focus.init),
             nextSummary: focus.nextSummary.map(Timestamp.string),
             downstream: .init(mode: bridge.downstream.mode, target: bridge.downstream.target,
-                              connected: bridge.downstream.isConnected),
+                              connected: bridge.downstream.isConnected, problem: bridge.downstream.problem),
             counts: .init(received: bridge.received, delivered: bridge.delivered, queued: bridge.queuedCount,
                           inFlight: bridge.inFlightCount, heldFocus: bridge.waiting(.heldFocus).count,
                           heldSummary: bridge.waiting(.heldSummary).count))
