@@ -132,6 +132,30 @@ final class DownstreamPlanTests: XCTestCase {
         }
     }
 
+    func testEveryKnownDaemonIsRecognisedByItsExecutable() {
+        for name in ["dunst", "mako", "swaync", "xfce4-notifyd", "lxqt-notificationd"] {
+            XCTAssertEqual(NameOwner(uniqueName: ":1.1", executable: name).kind, .standaloneDaemon(name))
+        }
+        XCTAssertEqual(NameOwner(uniqueName: ":1.1", executable: "notification-daemon").kind,
+                       .replaceableDaemon("notification-daemon"))
+        XCTAssertEqual(KnownDaemon.all.map(\.name),
+                       ["dunst", "mako", "swaync", "xfce4-notifyd", "notification-daemon", "lxqt-notificationd"])
+        XCTAssertEqual(KnownDaemon.running(["/usr/lib/notification-daemon/notification-daemon"])?.allowsReplacement, true)
+    }
+
+    func testReplaceNeverRunsGNOMEShellOrAnotherBridgeBehindItself() throws {
+        let path = try folder(with: ["dunst"])
+        for executable in ["gjs-console", "focus-bridge", "plasmashell"] {
+            let plan = try DownstreamPlan.resolve(settings(.auto), environment: [:],
+                                                  nameOwner: { $0 == "org.freedesktop.Notifications" ? ":1.9" : nil },
+                                                  processID: { _ in 1 },
+                                                  process: { _ in .init(executable: executable, command: ["/usr/bin/\(executable)"]) },
+                                                  replacing: true, search: DaemonSearch(path: [path], libraryFolders: []))
+            XCTAssertEqual(plan.target, .spawn(command: ["\(path)/dunst"]), executable)
+            XCTAssertNil(plan.evicted)
+        }
+    }
+
     func testNotificationDaemonIsToldToUseReplace() {
         let owner = NameOwner(uniqueName: ":1.2", processID: 9, executable: "notification-daemon",
                               command: ["/usr/lib/notification-daemon/notification-daemon"])
