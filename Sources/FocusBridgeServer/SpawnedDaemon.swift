@@ -7,8 +7,10 @@ import Logging
 /// exits after serving, it is started again after a back-off (0.25 s, doubling to 30 s; back to
 /// 0.25 s once it has run for a minute).
 ///
-/// A command that cannot start — it cannot be run, or it exits before it ever owned
-/// `org.freedesktop.Notifications` on the private bus — is a state of its own, not a crash loop:
+/// A command that cannot start — it cannot be run, or it exits before it ever served: owned
+/// `org.freedesktop.Notifications` on the private bus and answered a call there (mako owns the
+/// name before it finds out that there is no Wayland display, then exits) — is a state of its
+/// own, not a crash loop:
 /// it is tried `StartAttempts.limit` times with back-off, one log line each, and `problem` says
 /// why for `focusctl status`; then the next command of `fallbacks` is tried, and once none is
 /// left `gaveUp` is called (the bridge falls back to the log).
@@ -22,8 +24,13 @@ final class SpawnedDaemon {
     private var backoffMilliseconds: UInt32 = 250
     private var stopping = false
     private var attempts = StartAttempts()
-    /// The running process has owned the name on the private bus.
+    /// The running process has owned the name on the private bus and answered there.
     private var served = false
+    /// Its PID, kept for the log after it exited.
+    private var processID: Int32 = 0
+    /// Counts starts: an answer meant for an earlier process is not taken for the current one's.
+    private var generation = 0
+    private var connection: BusConnection?
     /// "cannot start X: reason" for each command given up on, kept after a fallback.
     private var givenUp: [String] = []
     /// Why no daemon serves, or which commands were given up on; nil while all is well.
@@ -43,22 +50,34 @@ final class SpawnedDaemon {
         self.logger = logger
     }
 
-    var processID: Int32? { process?.processID }
-
-    /// Follows who owns the daemon's name on the private bus: owning it is what "started" means.
+    /// Follows who owns the daemon's name on the private bus: a new owner that answers
+    /// `GetCapabilities` is what "started" means.
     func watch(_ connection: BusConnection, name: String) {
+        self.connection = connection
         connection.watchName(name) { [weak self] owner in
-            guard let self, owner != nil, self.process != nil, !self.served else { return }
-            self.servedNow()
+            guard let self, let owner, self.process != nil, !self.served else { return }
+            self.ask(owner, generation: self.generation)
+        }
+    }
+
+    private func ask(_ owner: String, generation: Int) {
+        connection?.call(owner, NotificationsInterface.path, NotificationsInterface.name, "GetCapabilities",
+                         replyType: "(as)", timeoutMilliseconds: 10_000) { [weak self] result in
+            guard let self, generation == self.generation, self.process != nil, !self.served else { return }
+            // Only an answer counts: an error may come from the connection's library alone (GDBus
+            // answers UnknownMethod for an object not yet exported), from a daemon that never serves.
+            if case .success = result { self.servedNow() }
         }
     }
 
     func start() {
         guard !stopping else { return }
         served = false
+        generation += 1
         do {
             let process = try Subprocess(command, environment: ["DBUS_SESSION_BUS_ADDRESS": busAddress])
             self.process = process
+            processID = process.processID ?? 0
             startedAt = Date()
             logger.debug("started \(command.joined(separator: " ")) (PID \(process.processID ?? 0))")
             process.onExit { [weak self, weak process] how in
@@ -74,7 +93,7 @@ final class SpawnedDaemon {
         served = true
         attempts.served()
         let name = command[0].split(separator: "/").last.map(String.init) ?? command[0]
-        logger.info("\(name) (PID \(process?.processID ?? 0)) serves notifications behind the bridge")
+        logger.info("\(name) (PID \(processID)) serves notifications behind the bridge")
         let before = problem
         problem = givenUp.isEmpty ? nil : givenUp.joined(separator: "; ") + "; runs \(name) instead"
         if problem != before { changed() }

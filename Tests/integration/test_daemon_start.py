@@ -45,6 +45,26 @@ def cannot_start_lines(bridge):
     return [l for l in bridge.stderr().splitlines() if "cannot start" in l]
 
 
+def bridge_lines_after_start(bridge):
+    """The bridge's own log lines after it began serving (the daemons' own output left out)."""
+    lines = [l for l in bridge.stderr().splitlines() if " focus-bridge: " in l]
+    start = next(i for i, l in enumerate(lines) if "serving org.freedesktop.Notifications" in l)
+    return lines[start + 1:]
+
+
+# Owns the name on its bus, then exits before it answers anything: what mako does without a
+# Wayland display. libdbus (dbus-python), like mako's sd-bus, answers nothing while no main
+# loop runs; GDBus would answer from its worker thread.
+OWNS_THE_NAME_THEN_EXITS = """#!%s
+import sys
+import dbus
+bus = dbus.SessionBus()
+bus.request_name("org.freedesktop.Notifications", dbus.bus.NAME_FLAG_DO_NOT_QUEUE)
+print("failed to create display", file=sys.stderr)
+sys.exit(1)
+""" % PYTHON
+
+
 def test_a_daemon_that_cannot_start_falls_back_to_log_mode(bridge_factory, daemons, make_client, focusctl):
     env, folder = daemons(failing=["dunst"])
     dunst = str(folder / "dunst")
@@ -105,3 +125,20 @@ def test_a_command_that_cannot_be_run_is_said_so(bridge_factory, daemons, make_c
     assert problem.startswith("cannot start %s --flag: " % missing) and "No such file" in problem, problem
     assert len(cannot_start_lines(bridge)) == ATTEMPTS
     assert not [l for l in bridge.out.lines if l.startswith("READY ")], "the installed dunst was run"
+
+
+def test_a_daemon_that_owns_the_name_and_exits_cannot_start_either(bridge_factory, daemons, make_client):
+    """Owning the name is not starting: mako owns it before it finds no Wayland display and
+    exits. The daemon must answer on its bus to count as started; one log line per attempt."""
+    env, folder = daemons()
+    exe = folder / "mako"
+    exe.write_text(OWNS_THE_NAME_THEN_EXITS)
+    exe.chmod(0o755)
+    bridge = bridge_factory(mode=None, extra_env=env)
+    client = make_client()
+    wait_until(lambda: client.status()["downstream"]["mode"] == "log", 20,
+               message="never fell back to log mode:\n" + bridge.stderr_tail())
+    assert client.status()["downstream"]["problem"].startswith("cannot start %s: it exited with status 1" % exe)
+    lines = bridge_lines_after_start(bridge)
+    assert len(lines) == ATTEMPTS and all("cannot start" in l for l in lines), "\n".join(lines)
+    assert bridge.stderr().count("failed to create display") == ATTEMPTS, "the daemon's own words stay in the log"
