@@ -56,17 +56,28 @@ final class SpawnedDaemon {
         self.connection = connection
         connection.watchName(name) { [weak self] owner in
             guard let self, let owner, self.process != nil, !self.served else { return }
-            self.ask(owner, generation: self.generation)
+            self.ask(owner, generation: self.generation, triesLeft: 10)
         }
     }
 
-    private func ask(_ owner: String, generation: Int) {
+    /// Asks the new owner for its capabilities; an error is asked again a second later (a daemon
+    /// may own the name a moment before it exports its object), as long as the process runs.
+    private func ask(_ owner: String, generation: Int, triesLeft: Int) {
         connection?.call(owner, NotificationsInterface.path, NotificationsInterface.name, "GetCapabilities",
                          replyType: "(as)", timeoutMilliseconds: 10_000) { [weak self] result in
             guard let self, generation == self.generation, self.process != nil, !self.served else { return }
             // Only an answer counts: an error may come from the connection's library alone (GDBus
             // answers UnknownMethod for an object not yet exported), from a daemon that never serves.
-            if case .success = result { self.servedNow() }
+            switch result {
+            case .success:
+                self.servedNow()
+            case .failure(let error) where !error.meansDaemonAbsent && triesLeft > 1:
+                MainLoop.after(milliseconds: 1_000) { [weak self] in
+                    self?.ask(owner, generation: generation, triesLeft: triesLeft - 1)
+                }
+            case .failure:
+                break
+            }
         }
     }
 
