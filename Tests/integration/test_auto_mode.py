@@ -337,13 +337,28 @@ def test_replace_runs_the_real_notification_daemon_behind_the_bridge(bus, xvfb, 
 
 
 def test_swaync_control_name_is_passed_through_without_configuration(bus, bridge_factory, bare_path, make_client):
-    """swaync-client talks to org.erikreider.swaync.cc: auto mode owns it and passes it through."""
-    daemon_script(bare_path / "swaync", "--first-id", "6000")
+    """swaync-client talks to org.erikreider.swaync.cc: auto mode owns it and passes it through.
+    The stand-in swaync runs two fake daemons on the private bus: one as the notification
+    daemon, one owning swaync's control name."""
+    script = bare_path / "swaync"
+    script.write_text("#!/bin/sh\n"
+                      "trap 'kill $A $B; exit 0' TERM INT\n"
+                      "%(py)s %(fake)s --name org.erikreider.swaync.cc --first-id 6500 & A=$!\n"
+                      "%(py)s %(fake)s --first-id 6000 & B=$!\n"
+                      "wait\n" % {"py": PYTHON, "fake": FAKE_DAEMON})
+    script.chmod(0o755)
     bridge = bridge_factory(mode=None, extra_env={"XDG_CURRENT_DESKTOP": "sway", "PATH": str(bare_path),
                                                    LIBRARY_VARIABLE: ""})
     # Owned right after the bridge's own names.
     assert wait_for_name(bus.conn, "org.erikreider.swaync.cc", 10, bridge.proc) == bridge.unique_name
-    assert make_client().status()["downstream"]["target"] == str(bare_path / "swaync")
+    assert make_client().status()["downstream"]["target"] == str(script)
+    # Both fakes say READY on the bridge's standard output once they own their names.
+    assert bridge.out.wait_for(lambda l: l.startswith("READY "), 15)
+    assert bridge.out.wait_for(lambda l: l.startswith("READY "), 15)
+    reply = bus.conn.call_sync("org.erikreider.swaync.cc", "/org/freedesktop/Notifications", "org.dunstproject.cmd0",
+                               "Echo", GLib.Variant("(s)", ("swaync-client -c",)), GLib.VariantType("(s)"),
+                               Gio.DBusCallFlags.NONE, 5000, None)
+    assert "swaync-client -c" in reply.unpack()[0]
 
 
 # --------------------------------------------------------------------------- --replace
