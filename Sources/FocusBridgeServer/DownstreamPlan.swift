@@ -124,8 +124,10 @@ public struct DownstreamPlan: Equatable, Sendable {
                         settings: settings, fallbacks: fallbacks, evicted: owner)
     }
 
-    /// `auto`: GNOME Shell in a GNOME session; else the configured command or the first installed
-    /// known daemon, unless a standalone one is already running on its own; else the log.
+    /// `auto`: GNOME Shell in a GNOME session; else the configured command, the command of the
+    /// owner --replace evicts, or the first installed known daemon (the others as fallbacks); else
+    /// the log. A standalone daemon already running on its own refuses all but GNOME, with that
+    /// plan in the error.
     private static func resolveAuto(_ settings: DownstreamSettings, environment: [String: String],
                                     nameOwner: (String) -> String?, owner: NameOwner?,
                                     replacing: Bool, search: DaemonSearch) throws -> DownstreamPlan {
@@ -142,7 +144,7 @@ public struct DownstreamPlan: Equatable, Sendable {
         let plan: DownstreamPlan
         if !settings.command.isEmpty {
             plan = spawning(settings.command, reason: "auto: \(notGNOME); the configured command", settings: settings)
-        } else if replacing, let owner, settings.command.isEmpty,
+        } else if replacing, let owner,
                   let evictedPlan = runningEvicted(owner, settings: settings, search: search, prefix: "auto: \(notGNOME)") {
             plan = evictedPlan
         } else if let first = installed.first {
@@ -153,7 +155,9 @@ public struct DownstreamPlan: Equatable, Sendable {
             plan = DownstreamPlan(target: .log, reason: "auto: \(notGNOME), and none of \(KnownDaemon.names) is installed")
         }
         if let owner, owner.kind.isStandaloneDaemon {
-            throw PlanError(conflictSentence(owner: owner, replace: false), runningDaemon: owner, plan: plan)
+            var planned: [String]?
+            if case .spawn(let command) = plan.target { planned = command }
+            throw PlanError(conflictSentence(owner: owner, replace: false, planned: planned), runningDaemon: owner, plan: plan)
         }
         return plan
     }
@@ -262,15 +266,22 @@ public struct NameOwner: Equatable, Sendable {
 extension DownstreamPlan {
     /// The one sentence said when `org.freedesktop.Notifications` is already owned by `owner` and
     /// focus-bridge cannot have it (`replace`: focus-bridge asked with --replace and still failed).
-    /// It names the owner and its PID and says how to put that daemon behind the bridge.
-    public static func conflictSentence(owner: NameOwner, replace: Bool) -> String {
+    /// It names the owner and its PID and says how to put that daemon behind the bridge;
+    /// `planned`, the command `auto` would run once it is stopped, when it is known: when that is
+    /// another daemon, the sentence says so and how to keep the running one.
+    public static func conflictSentence(owner: NameOwner, replace: Bool, planned: [String]? = nil) -> String {
         let name = notificationsName
         switch owner.kind {
         case .standaloneDaemon(let daemon):
-            return "\(name) is owned by \(owner.described), a notification daemon running on its own that never hands "
+            let start = "\(name) is owned by \(owner.described), a notification daemon running on its own that never hands "
                 + "the name over; to put it behind the bridge, stop it, keep it from being started by itself "
-                + "(see DAEMONS in focus-bridge(1)) and start focus-bridge again: it then runs \(daemon) itself, "
-                + "on a bus of its own."
+                + "(see DAEMONS in focus-bridge(1)) and start focus-bridge again: it then runs "
+            // auto runs the first installed daemon, which need not be the one the user runs now.
+            if let planned, let other = KnownDaemon.running(planned)?.name, other != daemon {
+                return start + "\(other), the first installed, on a bus of its own (to keep \(daemon), set "
+                    + "command = [\"\(daemon)\"] in the [downstream] table)."
+            }
+            return start + "\(daemon) itself, on a bus of its own."
         case .gnomeShell:
             if replace {
                 return "\(name) is owned by GNOME Shell's notification service \(owner.described), which did not hand "

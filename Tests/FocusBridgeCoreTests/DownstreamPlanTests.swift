@@ -156,6 +156,24 @@ final class DownstreamPlanTests: XCTestCase {
         }
     }
 
+    func testTheSentenceSaysWhichDaemonWouldRunOnceTheRunningOneIsStopped() throws {
+        let path = try folder(with: ["dunst", "mako"])
+        let owned = { (running: String) -> String in
+            do {
+                _ = try DownstreamPlan.resolve(
+                    self.settings(.auto), environment: [:], nameOwner: { $0 == "org.freedesktop.Notifications" ? ":1.4" : nil },
+                    processID: { _ in 77 }, process: { _ in .init(executable: running, command: [running]) },
+                    search: DaemonSearch(path: [path], libraryFolders: []))
+            } catch { return "\(error)" }
+            return ""
+        }
+        let mako = owned("mako")
+        XCTAssertTrue(mako.contains("it then runs dunst, the first installed, on a bus of its own (to keep mako, set "
+                                    + "command = [\"mako\"] in the [downstream] table)."), mako)
+        XCTAssertFalse(mako.contains(". "), "one sentence: \(mako)")
+        XCTAssertTrue(owned("dunst").hasSuffix("it then runs dunst itself, on a bus of its own."))
+    }
+
     func testNotificationDaemonIsToldToUseReplace() {
         let owner = NameOwner(uniqueName: ":1.2", processID: 9, executable: "notification-daemon",
                               command: ["/usr/lib/notification-daemon/notification-daemon"])
