@@ -32,6 +32,9 @@ packages=(
     sway-notification-center  # swaync: its Do Not Disturb goes through dconf
     xfce4-notifyd       # reads its settings from xfconf
     xfconf              # xfconfd and xfconf-query
+    # issue 11, daemons: a real daemon outside PATH that allows replacement, for auto mode
+    # and --replace (test_auto_mode.py)
+    notification-daemon
     # docs and install
     mandoc              # man page lint
     zsh                 # the installed zsh completion scripts are loaded in a test

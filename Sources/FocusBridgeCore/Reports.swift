@@ -35,12 +35,17 @@ public struct StatusReport: Codable, Equatable, Sendable {
         public var connected: Bool
         /// The daemon's own `GetServerInformation`, once it answered (nil in `log` mode).
         public var daemon: ServerInformation?
+        /// Why the daemon is not there ("cannot start dunst: …; fell back to log mode"), or null:
+        /// a daemon command that cannot start shows here, not only in the log.
+        public var problem: String?
 
-        public init(mode: String, target: String, connected: Bool, daemon: ServerInformation? = nil) {
+        public init(mode: String, target: String, connected: Bool, daemon: ServerInformation? = nil,
+                    problem: String? = nil) {
             self.mode = mode
             self.target = target
             self.connected = connected
             self.daemon = daemon
+            self.problem = problem
         }
 
         public func encode(to encoder: Encoder) throws {
@@ -49,6 +54,7 @@ public struct StatusReport: Codable, Equatable, Sendable {
             try container.encode(target, forKey: .target)
             try container.encode(connected, forKey: .connected)
             try container.encode(daemon, forKey: .daemon)
+            try container.encode(problem, forKey: .problem)
         }
     }
 

@@ -60,7 +60,8 @@ final class BusDownstream: Downstream {
         isReady = false
         if wasReady { events?.downstreamGone() }
         guard let newOwner else {
-            logger.info("the daemon \(daemonName) is not on its bus; notifications wait for it")
+            // One that never answered (a spawned daemon that cannot start) is the spawner's to report.
+            if wasReady { logger.info("the daemon \(daemonName) is not on its bus; notifications wait for it") }
             return
         }
         fetchCapabilities(from: newOwner, attempt: 0)

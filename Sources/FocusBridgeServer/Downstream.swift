@@ -22,7 +22,14 @@ protocol Downstream: AnyObject {
     func close(daemonID: UInt32, bridgeID: UInt32)
     /// Passes a call on another interface through to the daemon (nil: not supported here).
     var passthrough: Passthrough? { get }
+    /// Why the daemon is not there ("cannot start dunst: …"), for `focusctl status`; nil when
+    /// nothing is wrong that the bridge knows of.
+    var problem: String? { get }
     func stop()
+}
+
+extension Downstream {
+    var problem: String? { nil }
 }
 
 /// What a downstream reports back to the bridge.

@@ -1,4 +1,5 @@
 import FocusBridgeConfig
+import FocusBridgeCore
 import FocusBridgeDBus
 import Foundation
 
@@ -13,6 +14,25 @@ public struct DownstreamPlan: Equatable, Sendable {
 
     public let target: Target
     public let reason: String
+    /// spawn: the commands to try in turn when the planned one cannot start (the other installed
+    /// daemons, in `auto`'s order), before the log. Empty for a configured command: it falls back
+    /// to the log at once.
+    public let fallbacks: [[String]]
+    /// spawn and address: the further bus names the bridge owns and passes through, the
+    /// configured `passthrough-names` and the vendor names of the daemon it runs.
+    public let passthroughNames: [String]
+    /// The owner `--replace` takes `org.freedesktop.Notifications` from, when the plan runs its
+    /// command behind the bridge (it is what the user had).
+    public let evicted: NameOwner?
+
+    public init(target: Target, reason: String, fallbacks: [[String]] = [], passthroughNames: [String] = [],
+                evicted: NameOwner? = nil) {
+        self.target = target
+        self.reason = reason
+        self.fallbacks = fallbacks
+        self.passthroughNames = passthroughNames
+        self.evicted = evicted
+    }
 
     public var mode: String {
         switch target {
@@ -23,24 +43,29 @@ public struct DownstreamPlan: Equatable, Sendable {
         }
     }
 
-    /// Standalone daemons `auto` looks for, in order of preference. Each of them exits when it
-    /// cannot own `org.freedesktop.Notifications` and none lets another process take the name over,
-    /// so they can only run behind the bridge on a bus of their own (spawn mode).
-    static let standaloneDaemons = ["dunst", "mako", "swaync", "xfce4-notifyd"]
-
     /// The bus name the bridge serves.
     static let notificationsName = "org.freedesktop.Notifications"
 
     /// Resolves `settings` (and `auto`) into a plan.
     ///
     /// `nameOwner` answers the unique name owning a bus name on the session bus (nil: none, or no
-    /// bus); `processID` the process behind a unique name. With `processID`, `auto` sees a standalone
-    /// daemon that already owns `org.freedesktop.Notifications` and refuses with one sentence that
-    /// says how to put it behind the bridge (a `PlanError` whose `runningDaemon` is set), instead of
-    /// planning to spawn a daemon that could not start.
+    /// bus); `processID` the process behind a unique name; `process` what /proc tells of it. With
+    /// `processID`, `auto` sees a standalone daemon that already owns `org.freedesktop.Notifications`
+    /// and refuses with one sentence that says how to put it behind the bridge (a `PlanError` whose
+    /// `runningDaemon` is set, and whose `plan` is the one once it is stopped), instead of planning
+    /// to spawn a daemon that could not start. With `replacing` (--replace), the command of an owner
+    /// that may hand the name over is run behind the bridge. `search` says where daemons are
+    /// looked for (default: PATH and the library folders, `DaemonSearch.standard`).
     public static func resolve(_ settings: DownstreamSettings, environment: [String: String],
                                nameOwner: (String) -> String?,
-                               processID: (String) -> UInt32? = { _ in nil }) throws -> DownstreamPlan {
+                               processID: (String) -> UInt32? = { _ in nil },
+                               process: (UInt32) -> NameOwner.Process = NameOwner.Process.read,
+                               replacing: Bool = false,
+                               search: DaemonSearch? = nil) throws -> DownstreamPlan {
+        let search = search ?? DaemonSearch.standard(environment: environment)
+        // Who owns the name matters to auto, and to spawn without a command under --replace.
+        let owner = settings.mode == .auto || (settings.mode == .spawn && replacing)
+            ? NameOwner.lookup(notificationsName, nameOwner: nameOwner, processID: processID, process: process) : nil
         switch settings.mode {
         case .log:
             return DownstreamPlan(target: .log, reason: "log mode was asked for")
@@ -52,25 +77,60 @@ public struct DownstreamPlan: Equatable, Sendable {
                 throw PlanError("address mode needs an address (`[downstream] address` or --downstream-address)")
             }
             return DownstreamPlan(target: .address(address, name: settings.name ?? "org.freedesktop.Notifications"),
-                                  reason: "address mode was asked for")
+                                  reason: "address mode was asked for", passthroughNames: settings.passthroughNames)
         case .spawn:
             if !settings.command.isEmpty {
-                return DownstreamPlan(target: .spawn(command: settings.command), reason: "spawn mode was asked for")
+                return spawning(settings.command, reason: "spawn mode was asked for", settings: settings)
             }
-            guard let daemon = firstInstalledDaemon(environment: environment) else {
-                throw PlanError("spawn mode needs a daemon command, and none of \(standaloneDaemons.joined(separator: ", ")) is installed")
+            if replacing, let owner, let plan = runningEvicted(owner, settings: settings, search: search,
+                                                                        prefix: "spawn mode") {
+                return plan
             }
-            return DownstreamPlan(target: .spawn(command: [daemon]), reason: "spawn mode, with the first installed daemon")
+            let installed = search.installed()
+            guard let first = installed.first else {
+                throw PlanError("spawn mode needs a daemon command, and none of \(KnownDaemon.names) is installed")
+            }
+            return spawning([first.path], reason: "spawn mode, with the first installed daemon", settings: settings,
+                            fallbacks: installed.dropFirst().map { [$0.path] })
         case .auto:
-            return try resolveAuto(settings, environment: environment, nameOwner: nameOwner, processID: processID)
+            return try resolveAuto(settings, environment: environment, nameOwner: nameOwner, owner: owner,
+                                   replacing: replacing, search: search)
         }
     }
 
-    /// `auto`: GNOME Shell in a GNOME session; else the configured command or the first installed
-    /// standalone daemon, unless one is already running on its own; else the log.
+    /// A spawn plan for `command`, with the vendor names of the daemon it runs passed through.
+    private static func spawning(_ command: [String], reason: String, settings: DownstreamSettings,
+                                 fallbacks: [[String]] = [], evicted: NameOwner? = nil) -> DownstreamPlan {
+        var names = settings.passthroughNames
+        for name in KnownDaemon.running(command)?.vendorNames ?? [] where !names.contains(name) { names.append(name) }
+        return DownstreamPlan(target: .spawn(command: command), reason: reason, fallbacks: fallbacks,
+                              passthroughNames: names, evicted: evicted)
+    }
+
+    /// `--replace` and an owner that may hand the name over: its own command, run behind the
+    /// bridge (it is what the user had), then the installed daemons. nil for owners that are
+    /// not run again: GNOME Shell and Plasma (forwarded to instead), another focus-bridge, and
+    /// any owner whose command line /proc does not tell.
+    private static func runningEvicted(_ owner: NameOwner, settings: DownstreamSettings, search: DaemonSearch,
+                                       prefix: String) -> DownstreamPlan? {
+        switch owner.kind {
+        case .replaceableDaemon, .other: break
+        default: return nil
+        }
+        guard let command = owner.command, !command.isEmpty else { return nil }
+        let fallbacks = search.installed().filter { $0.daemon.name != owner.executable }.map { [$0.path] }
+        return spawning(command, reason: "\(prefix); --replace takes \(notificationsName) from \(owner.described) "
+                            + "and runs the same command behind the bridge",
+                        settings: settings, fallbacks: fallbacks, evicted: owner)
+    }
+
+    /// `auto`: GNOME Shell in a GNOME session; else the configured command, the command of the
+    /// owner --replace evicts, or the first installed known daemon (the others as fallbacks); else
+    /// the log. A standalone daemon already running on its own refuses all but GNOME, with that
+    /// plan in the error.
     private static func resolveAuto(_ settings: DownstreamSettings, environment: [String: String],
-                                    nameOwner: (String) -> String?,
-                                    processID: (String) -> UInt32?) throws -> DownstreamPlan {
+                                    nameOwner: (String) -> String?, owner: NameOwner?,
+                                    replacing: Bool, search: DaemonSearch) throws -> DownstreamPlan {
         let desktop = environment["XDG_CURRENT_DESKTOP"] ?? ""
         let isGNOME = desktop.uppercased().split(separator: ":").contains("GNOME")
         if isGNOME, nameOwner("org.gnome.Shell") != nil {
@@ -80,37 +140,26 @@ public struct DownstreamPlan: Equatable, Sendable {
         let notGNOME = isGNOME
             ? "XDG_CURRENT_DESKTOP=\(desktop) names GNOME but org.gnome.Shell is not on the session bus"
             : "not a GNOME session (XDG_CURRENT_DESKTOP=\(desktop.isEmpty ? "<unset>" : desktop))"
-        if let owner = NameOwner.lookup(notificationsName, nameOwner: nameOwner, processID: processID),
-           owner.kind.isStandaloneDaemon {
-            throw PlanError(conflictSentence(owner: owner, replace: false), runningDaemon: owner)
-        }
+        let installed = search.installed()
+        let plan: DownstreamPlan
         if !settings.command.isEmpty {
-            return DownstreamPlan(target: .spawn(command: settings.command),
-                                  reason: "auto: \(notGNOME); the configured command")
+            plan = spawning(settings.command, reason: "auto: \(notGNOME); the configured command", settings: settings)
+        } else if replacing, let owner,
+                  let evictedPlan = runningEvicted(owner, settings: settings, search: search, prefix: "auto: \(notGNOME)") {
+            plan = evictedPlan
+        } else if let first = installed.first {
+            plan = spawning([first.path],
+                            reason: "auto: \(notGNOME); \(first.daemon.name) is the first installed of \(KnownDaemon.names)",
+                            settings: settings, fallbacks: installed.dropFirst().map { [$0.path] })
+        } else {
+            plan = DownstreamPlan(target: .log, reason: "auto: \(notGNOME), and none of \(KnownDaemon.names) is installed")
         }
-        if let daemon = firstInstalledDaemon(environment: environment) {
-            let name = daemon.split(separator: "/").last.map(String.init) ?? daemon
-            return DownstreamPlan(target: .spawn(command: [daemon]),
-                                  reason: "auto: \(notGNOME); \(name) is the first installed of \(standaloneDaemons.joined(separator: ", "))")
+        if let owner, owner.kind.isStandaloneDaemon {
+            var planned: [String]?
+            if case .spawn(let command) = plan.target { planned = command }
+            throw PlanError(conflictSentence(owner: owner, replace: false, planned: planned), runningDaemon: owner, plan: plan)
         }
-        return DownstreamPlan(target: .log,
-                              reason: "auto: \(notGNOME), and none of \(standaloneDaemons.joined(separator: ", ")) is installed")
-    }
-
-    /// The path of the first standalone daemon installed (xfce4-notifyd lives outside PATH).
-    static func firstInstalledDaemon(environment: [String: String]) -> String? {
-        let path = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
-        for daemon in standaloneDaemons {
-            var candidates = path.map { "\($0)/\(daemon)" }
-            if daemon == "xfce4-notifyd" {
-                candidates += ["/usr/lib/x86_64-linux-gnu/xfce4/notifyd/xfce4-notifyd", "/usr/lib/xfce4/notifyd/xfce4-notifyd",
-                               "/usr/libexec/xfce4/notifyd/xfce4-notifyd"]
-            }
-            if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) {
-                return found
-            }
-        }
-        return nil
+        return plan
     }
 }
 
@@ -119,10 +168,13 @@ public struct PlanError: Error, CustomStringConvertible {
     public let description: String
     /// Set when `auto` refused because a standalone daemon already owns `org.freedesktop.Notifications`.
     public let runningDaemon: NameOwner?
+    /// The plan once that daemon is stopped (`--print-downstream` prints it all the same).
+    public let plan: DownstreamPlan?
 
-    init(_ description: String, runningDaemon: NameOwner? = nil) {
+    init(_ description: String, runningDaemon: NameOwner? = nil, plan: DownstreamPlan? = nil) {
         self.description = description
         self.runningDaemon = runningDaemon
+        self.plan = plan
     }
 }
 
@@ -132,26 +184,54 @@ public struct NameOwner: Equatable, Sendable {
     public var processID: UInt32?
     /// The executable's file name (`dunst`, `gjs-console`, …).
     public var executable: String?
+    /// Its command line, runnable again (`/proc/PID/cmdline`, a bare executable name made
+    /// absolute from `/proc/PID/exe`): what `--replace` runs behind the bridge.
+    public var command: [String]?
 
-    public init(uniqueName: String, processID: UInt32? = nil, executable: String? = nil) {
+    public init(uniqueName: String, processID: UInt32? = nil, executable: String? = nil, command: [String]? = nil) {
         self.uniqueName = uniqueName
         self.processID = processID
         self.executable = executable
+        self.command = command
     }
 
-    /// Asks the bus who owns `name` and which process that is, then /proc for its executable.
-    public static func lookup(_ name: String, nameOwner: (String) -> String?,
-                              processID: (String) -> UInt32?) -> NameOwner? {
+    /// What /proc tells of a process.
+    public struct Process: Equatable, Sendable {
+        public var executable: String?
+        public var command: [String]?
+
+        public init(executable: String?, command: [String]?) {
+            self.executable = executable
+            self.command = command
+        }
+
+        /// Reads `/proc/PID/exe` and `/proc/PID/cmdline`.
+        public static func read(_ pid: UInt32) -> Process {
+            let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")
+            let bytes = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline").map { [UInt8]($0) }
+            return Process(executable: SenderDirectory.identity(ofProcess: pid).executable,
+                           command: bytes.flatMap(ProcessCommandLine.parse)
+                               .map { ProcessCommandLine.runnable($0, executablePath: exe) })
+        }
+    }
+
+    /// Asks the bus who owns `name` and which process that is, then /proc for its executable
+    /// and command line.
+    public static func lookup(_ name: String, nameOwner: (String) -> String?, processID: (String) -> UInt32?,
+                              process: (UInt32) -> Process = Process.read) -> NameOwner? {
         guard let unique = nameOwner(name) else { return nil }
         let pid = processID(unique)
-        return NameOwner(uniqueName: unique, processID: pid,
-                         executable: pid.flatMap { SenderDirectory.identity(ofProcess: $0).executable })
+        let found = pid.map(process)
+        return NameOwner(uniqueName: unique, processID: pid, executable: found?.executable, command: found?.command)
     }
 
     /// What kind of program it is, as far as the bridge knows.
     public enum Kind: Equatable, Sendable {
-        /// dunst, mako, swaync or xfce4-notifyd: exits without the name, never hands it over.
+        /// dunst, mako, swaync, xfce4-notifyd or lxqt-notificationd: exits (or idles) without the
+        /// name, never hands it over.
         case standaloneDaemon(String)
+        /// notification-daemon: hands the name over to --replace, which runs it behind the bridge.
+        case replaceableDaemon(String)
         /// GNOME Shell's notification service: hands the name over to --replace, takes it back later.
         case gnomeShell
         /// plasmashell: owns the name with REPLACE_EXISTING and never hands it over.
@@ -168,7 +248,8 @@ public struct NameOwner: Equatable, Sendable {
 
     public var kind: Kind {
         switch executable {
-        case let name? where DownstreamPlan.standaloneDaemons.contains(name): .standaloneDaemon(name)
+        case let name? where KnownDaemon.named(name)?.allowsReplacement == true: .replaceableDaemon(name)
+        case let name? where KnownDaemon.named(name) != nil: .standaloneDaemon(name)
         case "gnome-shell", "gjs", "gjs-console": .gnomeShell
         case "plasmashell": .plasma
         case "focus-bridge": .focusBridge
@@ -185,15 +266,22 @@ public struct NameOwner: Equatable, Sendable {
 extension DownstreamPlan {
     /// The one sentence said when `org.freedesktop.Notifications` is already owned by `owner` and
     /// focus-bridge cannot have it (`replace`: focus-bridge asked with --replace and still failed).
-    /// It names the owner and its PID and says how to put that daemon behind the bridge.
-    public static func conflictSentence(owner: NameOwner, replace: Bool) -> String {
+    /// It names the owner and its PID and says how to put that daemon behind the bridge;
+    /// `planned`, the command `auto` would run once it is stopped, when it is known: when that is
+    /// another daemon, the sentence says so and how to keep the running one.
+    public static func conflictSentence(owner: NameOwner, replace: Bool, planned: [String]? = nil) -> String {
         let name = notificationsName
         switch owner.kind {
         case .standaloneDaemon(let daemon):
-            return "\(name) is owned by \(owner.described), a notification daemon running on its own that never hands "
+            let start = "\(name) is owned by \(owner.described), a notification daemon running on its own that never hands "
                 + "the name over; to put it behind the bridge, stop it, keep it from being started by itself "
-                + "(see DAEMONS in focus-bridge(1)) and start focus-bridge again: it then runs \(daemon) itself, "
-                + "on a bus of its own."
+                + "(see DAEMONS in focus-bridge(1)) and start focus-bridge again: it then runs "
+            // auto runs the first installed daemon, which need not be the one the user runs now.
+            if let planned, let other = KnownDaemon.running(planned)?.name, other != daemon {
+                return start + "\(other), the first installed, on a bus of its own (to keep \(daemon), set "
+                    + "command = [\"\(daemon)\"] in the [downstream] table)."
+            }
+            return start + "\(daemon) itself, on a bus of its own."
         case .gnomeShell:
             if replace {
                 return "\(name) is owned by GNOME Shell's notification service \(owner.described), which did not hand "
@@ -205,19 +293,29 @@ extension DownstreamPlan {
             return "\(name) is owned by \(owner.described), which never hands it over; to put Plasma behind the "
                 + "bridge, set mode = \"name\" and name = \"org.kde.plasmashell\" in the [downstream] table and start "
                 + "focus-bridge before plasmashell (see PLASMA in focus-bridge(1); experimental)."
+        case .replaceableDaemon(let daemon):
+            if replace {
+                return "\(name) is owned by \(owner.described), which did not hand it over to --replace; stop it "
+                    + "and start focus-bridge again: it then runs \(daemon) itself, on a bus of its own."
+            }
+            return "\(name) is owned by \(owner.described), which hands the name over: start focus-bridge with "
+                + "--replace to take it and run \(daemon) behind the bridge (see DAEMONS in focus-bridge(1))."
         case .focusBridge:
             return "\(name) is owned by another \(owner.described); stop that one first "
                 + "(`systemctl --user stop focus-bridge`), or talk to it with focusctl."
         case .other:
-            let program = owner.executable ?? "DAEMON"
+            let program = owner.command.map(ProcessCommandLine.shellLine) ?? owner.executable ?? "DAEMON"
             return "\(name) is owned by \(owner.described)"
                 + (replace ? ", which does not allow replacement" : "")
                 + "; if it is your notification daemon, stop it, keep it from being started by itself "
                 + "(see DAEMONS in focus-bridge(1)) and run it behind the bridge "
                 + "(`focus-bridge --downstream spawn -- \(program)`)"
-                + (replace ? "." : ", or start focus-bridge with --replace if it allows replacement.")
+                + (replace ? "." : ", or start focus-bridge with --replace if it allows replacement (it then runs it behind itself).")
         }
     }
+
+    /// `MODE: TARGET (REASON)`, the line `--print-downstream` prints.
+    public var line: String { "\(mode): \(targetDescription) (\(reason))" }
 
     /// The daemon command, bus name or address in words.
     public var targetDescription: String {

@@ -97,11 +97,17 @@ public final class Service {
         let settings = options.configuration.downstream
         let plan: DownstreamPlan
         do {
+            // With --replace, the owner's command is read now, before the name (and the owner) goes.
             plan = try DownstreamPlan.resolve(settings, environment: ProcessInfo.processInfo.environment,
-                                              nameOwner: session.nameOwner, processID: { session.processID(of: $0) })
+                                              nameOwner: session.nameOwner, processID: { session.processID(of: $0) },
+                                              replacing: options.replace)
         } catch let error as PlanError { throw StartupError(error.description) }
         logger.info("downstream: \(plan.mode) (\(plan.reason))")
-        let downstream = try makeDownstream(plan, passthroughNames: settings.passthroughNames)
+        let previousOwner = options.replace
+            ? plan.evicted ?? NameOwner.lookup(NotificationsInterface.busName, nameOwner: session.nameOwner,
+                                               processID: { session.processID(of: $0) })
+            : nil
+        let downstream = try makeDownstream(plan)
 
         let bridge = try Bridge(bus: session, downstream: downstream, store: store,
                                 settings: options.configuration.policy, logger: logger)
@@ -123,6 +129,9 @@ public final class Service {
             MainLoop.onSignal(signal) { [weak self] in self?.stop(exitCode: 0) }
         }
         try own(NotificationsInterface.busName, on: session, replace: options.replace)
+        if let previousOwner, previousOwner.uniqueName != session.uniqueName {
+            logReplaced(previousOwner, runsBehind: plan.evicted != nil)
+        }
         for name in [ControlInterface.busName] + (downstream.passthrough?.extraNames ?? []) {
             try own(name, on: session, replace: options.replace)
         }
@@ -140,6 +149,7 @@ public final class Service {
         MainLoop.onSignal(SIGHUP) { [weak self] in _ = self?.reload() }
         configWatch = ConfigWatch(path: options.configPath) { [weak self] in self?.configFileChanged() }
         ScreenLock.follow(on: session) { [weak bridge] locked in bridge?.screenLocked = locked }
+        daemon?.changed = { [weak control] in control?.announce() }
         downstream.start()
         if let privateBus {
             sessionRelays = SessionRelay.start(names: settings.sessionNames, privateAddress: privateBus.address,
@@ -192,7 +202,19 @@ public final class Service {
         }
     }
 
-    private func makeDownstream(_ plan: DownstreamPlan, passthroughNames: [String]) throws -> Downstream {
+    /// The one line that names the daemon --replace took the name from, and whether it now
+    /// runs behind the bridge.
+    private func logReplaced(_ owner: NameOwner, runsBehind: Bool) {
+        let taken = "--replace took \(NotificationsInterface.busName) from \(owner.described)"
+        if runsBehind, let command = owner.command {
+            logger.info("\(taken); running it behind the bridge: \(ProcessCommandLine.shellLine(command))")
+        } else {
+            logger.info("\(taken)")
+        }
+    }
+
+    private func makeDownstream(_ plan: DownstreamPlan) throws -> Downstream {
+        let passthroughNames = plan.passthroughNames
         switch plan.target {
         case .log:
             return LogDownstream()
@@ -222,10 +244,15 @@ public final class Service {
                 self.stop(exitCode: 1)
             }
             let connection = try BusConnection.connect(address: bus.address)
-            daemon = SpawnedDaemon(command: command, busAddress: bus.address, logger: logger)
-            return BusDownstream(mode: "spawn", target: command.joined(separator: " "), connection: connection,
-                                 daemonName: NotificationsInterface.busName, passthroughNames: passthroughNames,
-                                 logger: logger)
+            let daemon = SpawnedDaemon(command: command, fallbacks: plan.fallbacks, busAddress: bus.address, logger: logger)
+            daemon.watch(connection, name: NotificationsInterface.busName)
+            self.daemon = daemon
+            let daemonBus = BusDownstream(mode: "spawn", target: command.joined(separator: " "), connection: connection,
+                                          daemonName: NotificationsInterface.busName, passthroughNames: passthroughNames,
+                                          logger: logger)
+            let downstream = FallbackDownstream(daemonBus: daemonBus, daemon: daemon)
+            daemon.gaveUp = { [weak downstream] in downstream?.fallBack() }
+            return downstream
         }
     }
 

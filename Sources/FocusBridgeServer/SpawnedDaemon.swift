@@ -1,56 +1,152 @@
+import FocusBridgeCore
 import FocusBridgeDBus
 import Foundation
 import Logging
 
 /// Runs the notification daemon's command on the private bus and keeps it running: when it
-/// exits, it is started again after a back-off (0.25 s, doubling to 30 s; back to 0.25 s once
-/// it has run for a minute).
+/// exits after serving, it is started again after a back-off (0.25 s, doubling to 30 s; back to
+/// 0.25 s once it has run for a minute).
+///
+/// A command that cannot start — it cannot be run, or it exits before it ever served: owned
+/// `org.freedesktop.Notifications` on the private bus and answered a call there (mako owns the
+/// name before it finds out that there is no Wayland display, then exits) — is a state of its
+/// own, not a crash loop:
+/// it is tried `StartAttempts.limit` times with back-off, one log line each, and `problem` says
+/// why for `focusctl status`; then the next command of `fallbacks` is tried, and once none is
+/// left `gaveUp` is called (the bridge falls back to the log).
 final class SpawnedDaemon {
-    let command: [String]
+    private(set) var command: [String]
+    private var fallbacks: [[String]]
     private let busAddress: String
     private let logger: Logger
     private var process: Subprocess?
     private var startedAt = Date.distantPast
     private var backoffMilliseconds: UInt32 = 250
     private var stopping = false
+    private var attempts = StartAttempts()
+    /// The running process has owned the name on the private bus and answered there.
+    private var served = false
+    /// Its PID, kept for the log after it exited.
+    private var processID: Int32 = 0
+    /// Counts starts: an answer meant for an earlier process is not taken for the current one's.
+    private var generation = 0
+    private var connection: BusConnection?
+    /// "cannot start X: reason" for each command given up on, kept after a fallback.
+    private var givenUp: [String] = []
+    /// Why no daemon serves, or which commands were given up on; nil while all is well.
+    private(set) var problem: String?
+    /// Called when `problem` or `command` changed.
+    var changed: () -> Void = {}
+    /// Called once, when no command is left to try.
+    var gaveUp: () -> Void = {}
 
     static let minimumBackoff: UInt32 = 250
     static let maximumBackoff: UInt32 = 30_000
 
-    init(command: [String], busAddress: String, logger: Logger) {
+    init(command: [String], fallbacks: [[String]] = [], busAddress: String, logger: Logger) {
         self.command = command
+        self.fallbacks = fallbacks
         self.busAddress = busAddress
         self.logger = logger
     }
 
-    var processID: Int32? { process?.processID }
+    /// Follows who owns the daemon's name on the private bus: a new owner that answers
+    /// `GetCapabilities` is what "started" means.
+    func watch(_ connection: BusConnection, name: String) {
+        self.connection = connection
+        connection.watchName(name) { [weak self] owner in
+            guard let self, let owner, self.process != nil, !self.served else { return }
+            self.ask(owner, generation: self.generation, triesLeft: 10)
+        }
+    }
+
+    /// Asks the new owner for its capabilities; an error is asked again a second later (a daemon
+    /// may own the name a moment before it exports its object), as long as the process runs.
+    private func ask(_ owner: String, generation: Int, triesLeft: Int) {
+        connection?.call(owner, NotificationsInterface.path, NotificationsInterface.name, "GetCapabilities",
+                         replyType: "(as)", timeoutMilliseconds: 10_000) { [weak self] result in
+            guard let self, generation == self.generation, self.process != nil, !self.served else { return }
+            // Only an answer counts: an error may come from the connection's library alone (GDBus
+            // answers UnknownMethod for an object not yet exported), from a daemon that never serves.
+            switch result {
+            case .success:
+                self.servedNow()
+            case .failure(let error) where !error.meansDaemonAbsent && triesLeft > 1:
+                MainLoop.after(milliseconds: 1_000) { [weak self] in
+                    self?.ask(owner, generation: generation, triesLeft: triesLeft - 1)
+                }
+            case .failure:
+                break
+            }
+        }
+    }
 
     func start() {
         guard !stopping else { return }
+        served = false
+        generation += 1
         do {
             let process = try Subprocess(command, environment: ["DBUS_SESSION_BUS_ADDRESS": busAddress])
             self.process = process
+            processID = process.processID ?? 0
             startedAt = Date()
-            logger.info("started \(command.joined(separator: " ")) (PID \(process.processID ?? 0))")
-            process.onExit { [weak self] how in self?.exited(how) }
+            logger.debug("started \(command.joined(separator: " ")) (PID \(process.processID ?? 0))")
+            process.onExit { [weak self, weak process] how in
+                guard let self, let process, process === self.process else { return }
+                self.exited(how)
+            }
         } catch {
-            logger.error("cannot start \(command.joined(separator: " ")): \(error.message)")
-            scheduleRestart()
+            cannotStart(error.message)
         }
+    }
+
+    private func servedNow() {
+        served = true
+        attempts.served()
+        let name = command[0].split(separator: "/").last.map(String.init) ?? command[0]
+        logger.info("\(name) (PID \(processID)) serves notifications behind the bridge")
+        let before = problem
+        problem = givenUp.isEmpty ? nil : givenUp.joined(separator: "; ") + "; runs \(name) instead"
+        if problem != before { changed() }
     }
 
     private func exited(_ how: String) {
         process = nil
         guard !stopping else { return }
+        guard served else { return cannotStart("it \(how) before it served notifications") }
         logger.warning("the daemon \(command[0]) \(how); restarting it")
         if Date().timeIntervalSince(startedAt) > 60 { backoffMilliseconds = Self.minimumBackoff }
-        scheduleRestart()
-    }
-
-    private func scheduleRestart() {
         let delay = backoffMilliseconds
         backoffMilliseconds = min(backoffMilliseconds * 2, Self.maximumBackoff)
         MainLoop.after(milliseconds: delay) { [weak self] in self?.start() }
+    }
+
+    /// One failed attempt: one log line, then a retry, the next command, or the log.
+    private func cannotStart(_ reason: String) {
+        let sentence = "cannot start \(command.joined(separator: " ")): \(reason)"
+        switch attempts.failed(reason) {
+        case .retry(let delay):
+            problem = "\(sentence) (attempt \(attempts.failures) of \(StartAttempts.limit); "
+                + "trying again in \(Double(delay) / 1000) s)"
+            logger.error("\(problem!)")
+            MainLoop.after(milliseconds: delay) { [weak self] in self?.start() }
+            changed()
+        case .giveUp:
+            givenUp.append(sentence)
+            attempts = StartAttempts()
+            guard !fallbacks.isEmpty else {
+                problem = "\(sentence) (\(StartAttempts.limit) attempts); fell back to log mode"
+                logger.error("\(problem!): notifications are printed on standard output")
+                changed()
+                return gaveUp()
+            }
+            let next = fallbacks.removeFirst()
+            problem = "\(sentence) (\(StartAttempts.limit) attempts); trying \(next.joined(separator: " ")) instead"
+            logger.error("\(problem!)")
+            command = next
+            changed()
+            start()
+        }
     }
 
     /// Ends the daemon (SIGTERM, then SIGKILL after two seconds) and stops restarting it.

@@ -97,7 +97,8 @@ struct FocusBridgeCommand: ParsableCommand {
         if code != 0 { throw ExitCode(code) }
     }
 
-    /// `--print-downstream`: the plan on standard output as `MODE: TARGET (REASON)`; when
+    /// `--print-downstream`: the plan on standard output as `MODE: TARGET (REASON)`, always when
+    /// there is one (with a daemon in the way: the plan once it is stopped); when
     /// org.freedesktop.Notifications already has an owner, one sentence about it on standard error.
     /// Exits 1 when focus-bridge could not start as asked (no plan, or a name it would not get).
     private func printPlan(_ configuration: Configuration) throws {
@@ -112,21 +113,22 @@ struct FocusBridgeCommand: ParsableCommand {
         let plan: DownstreamPlan
         do {
             plan = try DownstreamPlan.resolve(configuration.downstream, environment: environment,
-                                              nameOwner: nameOwner, processID: processID)
+                                              nameOwner: nameOwner, processID: processID, replacing: replace)
         } catch {
+            if let planned = (error as? PlanError)?.plan { print(planned.line) }
             FileHandle.standardError.write(Data("focus-bridge: \(error)\n".utf8))
             throw ExitCode(1)
         }
-        print("\(plan.mode): \(plan.targetDescription) (\(plan.reason))")
+        print(plan.line)
         guard let owner = NameOwner.lookup("org.freedesktop.Notifications", nameOwner: nameOwner,
                                            processID: processID) else { return }
         switch owner.kind {
         case .gnomeShell where replace:
             FileHandle.standardError.write(Data(
                 "focus-bridge: org.freedesktop.Notifications is owned by GNOME Shell's notification service \(owner.described); --replace takes it over, and GNOME Shell takes it back when focus-bridge exits.\n".utf8))
-        case .other where replace:
+        case .other where replace, .replaceableDaemon where replace:
             FileHandle.standardError.write(Data(
-                "focus-bridge: org.freedesktop.Notifications is owned by \(owner.described); --replace takes it over if it allows replacement.\n".utf8))
+                "focus-bridge: org.freedesktop.Notifications is owned by \(owner.described); --replace takes it over if it allows replacement\(plan.evicted == nil ? "" : ", and runs the same command behind the bridge").\n".utf8))
         default:
             FileHandle.standardError.write(Data(
                 "focus-bridge: \(DownstreamPlan.conflictSentence(owner: owner, replace: false))\n".utf8))

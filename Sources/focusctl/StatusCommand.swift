@@ -16,7 +16,7 @@ struct StatusCommand: ParsableCommand {
         }
         let counts = status.counts
         let downstream = status.downstream
-        print(Table.render([
+        var rows = [
             ["Focus", FocusCommand.describe(status.focus)],
             ["Next summary", status.nextSummary.flatMap(Timestamp.parse).map { LocalTime.string($0) } ?? "none scheduled"],
             ["Silent", status.silent ? "on" : "off"],
@@ -27,6 +27,9 @@ struct StatusCommand: ParsableCommand {
             ["Delivered", "\(counts.delivered ?? 0)"],
             ["Waiting", "\(counts.queued ?? 0) queued, \(counts.inFlight ?? 0) in flight"],
             ["Held", "\(counts.heldFocus) for Focus, \(counts.heldSummary) for the summary"],
-        ]))
+        ]
+        // Right under the downstream it is about: a daemon that cannot start.
+        if let problem = downstream.problem { rows.insert(["Problem", problem], at: 4) }
+        print(Table.render(rows))
     }
 }

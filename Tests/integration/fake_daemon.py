@@ -3,12 +3,12 @@
 
 Run with Debian's /usr/bin/python3 (it needs python3-gi):
 
-    /usr/bin/python3 fake_daemon.py --address ADDRESS [--capabilities a,b,c]
+    /usr/bin/python3 fake_daemon.py [--address ADDRESS] [--capabilities a,b,c]
         [--delay SECONDS] [--blocking] [--signal-style unicast|broadcast]
         [--name NAME] [--allow-replacement] [--first-id N]
 
-It connects to the bus at ADDRESS, owns NAME (default org.freedesktop.Notifications)
-and serves:
+It connects to the bus at ADDRESS (default: $DBUS_SESSION_BUS_ADDRESS), owns NAME
+(default org.freedesktop.Notifications) and serves:
 
 * /org/freedesktop/Notifications, org.freedesktop.Notifications: Notify records every
   call with all arguments, typed (GLib.Variant.print_(True) of each hint, plus the raw
@@ -520,7 +520,9 @@ class FakeDaemon:
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--address", required=True)
+    # Without --address: the session bus of the environment, as a real daemon (so the bridge
+    # can run it again on its private bus: --replace, test_auto_mode.py).
+    p.add_argument("--address", default=os.environ.get("DBUS_SESSION_BUS_ADDRESS"))
     p.add_argument("--name", default="org.freedesktop.Notifications")
     p.add_argument("--capabilities", type=lambda s: [c for c in s.split(",") if c], default=None)
     p.add_argument("--delay", type=float, default=0.0)
@@ -530,6 +532,8 @@ def main():
     p.add_argument("--first-id", type=int, default=1000)
     p.add_argument("--serve-later", action="store_true")
     args = p.parse_args()
+    if not args.address:
+        p.error("no bus: give --address or set DBUS_SESSION_BUS_ADDRESS")
     sys.exit(FakeDaemon(args).run())
 
 
