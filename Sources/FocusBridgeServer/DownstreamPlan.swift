@@ -132,14 +132,15 @@ public struct DownstreamPlan: Equatable, Sendable {
                                     nameOwner: (String) -> String?, owner: NameOwner?,
                                     replacing: Bool, search: DaemonSearch) throws -> DownstreamPlan {
         let desktop = environment["XDG_CURRENT_DESKTOP"] ?? ""
-        let isGNOME = desktop.uppercased().split(separator: ":").contains("GNOME")
-        if isGNOME, nameOwner("org.gnome.Shell") != nil {
-            return DownstreamPlan(target: .name("org.gnome.Shell"),
-                                  reason: "auto: a GNOME session (XDG_CURRENT_DESKTOP=\(desktop)) with org.gnome.Shell on the session bus")
+        if let shell = DesktopShell(xdgCurrentDesktop: desktop) {
+            // The shell is the daemon there, and it starts after the bridge (the bridge must own
+            // the name first): wait for its name rather than run another daemon meanwhile.
+            let there = nameOwner(shell.busName) != nil
+            return DownstreamPlan(target: .name(shell.busName),
+                                  reason: "auto: a \(shell.desktop) session (XDG_CURRENT_DESKTOP=\(desktop)); "
+                                      + "forwarding to \(shell.busName)" + (there ? "" : ", once it is on the session bus"))
         }
-        let notGNOME = isGNOME
-            ? "XDG_CURRENT_DESKTOP=\(desktop) names GNOME but org.gnome.Shell is not on the session bus"
-            : "not a GNOME session (XDG_CURRENT_DESKTOP=\(desktop.isEmpty ? "<unset>" : desktop))"
+        let notGNOME = "not a GNOME or Plasma session (XDG_CURRENT_DESKTOP=\(desktop.isEmpty ? "<unset>" : desktop))"
         let installed = search.installed()
         let plan: DownstreamPlan
         if !settings.command.isEmpty {

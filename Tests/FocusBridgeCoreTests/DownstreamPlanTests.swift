@@ -30,11 +30,24 @@ final class DownstreamPlanTests: XCTestCase {
         XCTAssertEqual(plan.target, .name("org.gnome.Shell"))
     }
 
-    func testAutoSpawnsTheFirstInstalledDaemonWhenGNOMEShellIsNotThere() throws {
+    func testAutoWaitsForTheShellOfGNOMEOrPlasmaRatherThanRunADaemon() throws {
         let path = try folder(with: ["mako", "dunst"])
-        let plan = try DownstreamPlan.resolve(settings(.auto), environment: ["XDG_CURRENT_DESKTOP": "GNOME", "PATH": path],
-                                              nameOwner: { _ in nil })
-        XCTAssertEqual(plan.target, .spawn(command: ["\(path)/dunst"]), "dunst comes before mako")
+        for (desktop, name) in [("GNOME", "org.gnome.Shell"), ("ubuntu:GNOME", "org.gnome.Shell"), ("KDE", "org.kde.plasmashell")] {
+            let plan = try DownstreamPlan.resolve(settings(.auto), environment: ["XDG_CURRENT_DESKTOP": desktop, "PATH": path],
+                                                  nameOwner: { _ in nil })
+            XCTAssertEqual(plan.target, .name(name), "the shell starts after the bridge: wait for it (\(desktop))")
+            XCTAssertTrue(plan.reason.contains("once it is on the session bus"), plan.reason)
+        }
+    }
+
+    func testAutoSpawnsTheFirstInstalledDaemonElsewhere() throws {
+        let path = try folder(with: ["mako", "dunst"])
+        for desktop in ["sway", "GNOME-Flashback:GNOME", "XFCE", ""] {
+            let plan = try DownstreamPlan.resolve(settings(.auto), environment: ["XDG_CURRENT_DESKTOP": desktop, "PATH": path],
+                                                  nameOwner: { _ in nil },
+                                                  search: DaemonSearch(path: [path], libraryFolders: []))
+            XCTAssertEqual(plan.target, .spawn(command: ["\(path)/dunst"]), "dunst comes before mako (\(desktop))")
+        }
     }
 
     func testAutoFallsBackToTheLog() throws {
