@@ -172,9 +172,10 @@ def activation_files_offering(bus_name):
 
 class DesktopSession:
     """A user's session without the user: folders, a system bus, a session bus activating only
-    `services`, the bridge, and the shell. `stop()` ends everything it started."""
+    `services`, the bridge, and the shell; with `x_display`, an Xvfb display first. `stop()` ends
+    everything it started."""
 
-    def __init__(self, root, label, services, desktop_env=None):
+    def __init__(self, root, label, services, desktop_env=None, x_display=False):
         self.root = Path(root)
         self.label = label
         self.procs = Procs()
@@ -197,6 +198,11 @@ class DesktopSession:
         base.pop("DBUS_SYSTEM_BUS_ADDRESS", None)
         base.update({k: str(v) for k, v in self.dirs.items()})
         base.update(desktop_env or {})
+        self.display = None
+        if x_display:
+            # before the buses: what they activate (Qt programs) needs DISPLAY too
+            self.display, _ = start_xvfb(self.procs, self.log("xvfb.log"))
+            base["DISPLAY"] = self.display
         self.system_bus = ServiceBus(self.root, "system", self.procs, base, kind="system")
         base["DBUS_SYSTEM_BUS_ADDRESS"] = self.system_bus.address
         self.bus = ServiceBus(self.root, "session", self.procs, base, services=services)
@@ -268,10 +274,10 @@ class DesktopSession:
         assert r.returncode == 0, "notify-send failed: %s" % r.stderr
         return r.stdout
 
-    def watch_notifies(self, destination):
-        """A bus monitor (busctl monitor --json=short) that records every Notify call to
-        `destination` (a unique name) and its answer: see NotifyMonitor."""
-        return NotifyMonitor(self, destination)
+    def watch_notifies(self, unique_name, *names):
+        """A bus monitor (busctl monitor --json=short) that records every Notify call to the
+        connection `unique_name` (or its well-known `names`) and its answer: see NotifyMonitor."""
+        return NotifyMonitor(self, unique_name, names)
 
     # -- the end --------------------------------------------------------------
     def stop(self):
@@ -300,10 +306,11 @@ class NotifyMonitor:
     """`busctl monitor` on the session bus: the Notify calls that reach the shell's connection and
     the IDs it answers with. busctl prints one JSON object per message."""
 
-    def __init__(self, session, destination):
+    def __init__(self, session, unique_name, names=()):
         if not shutil.which("busctl"):
             pytest.skip("busctl (systemd) not installed")
-        self.destination = destination
+        self.destination = unique_name
+        self.names = {unique_name, *names}
         self.proc = session.procs.spawn(
             ["busctl", "--address=%s" % session.bus.address, "monitor", "--json=short"],
             env=session.env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
@@ -339,7 +346,7 @@ class NotifyMonitor:
         self._poll(lambda m: False, 0)
         calls, replies = [], {}
         for m in self.messages:
-            if m.get("type") == "method_call" and m.get("member") == "Notify" and m.get("destination") == self.destination:
+            if m.get("type") == "method_call" and m.get("member") == "Notify" and m.get("destination") in self.names:
                 data = m["payload"]["data"]
                 calls.append((m.get("cookie"), m.get("sender"), data[3], data))
             elif m.get("type") == "method_return" and m.get("sender") == self.destination:
@@ -365,6 +372,38 @@ class NotifyMonitor:
 
     def summaries(self):
         return [n["summary"] for n in self.notifies()]
+
+    def closed_by_daemon(self, daemon_id):
+        """The reasons of the NotificationClosed signals the daemon sent for its ID `daemon_id`."""
+        self._poll(lambda m: False, 0)
+        return [m["payload"]["data"][1] for m in self.messages
+                if m.get("type") == "signal" and m.get("member") == "NotificationClosed"
+                and m.get("sender") == self.destination and m["payload"]["data"][0] == daemon_id]
+
+
+def start_xvfb(procs, log_path):
+    """An Xvfb display of its own (-displayfd: never a fixed number); returns (":N", proc)."""
+    if not shutil.which("Xvfb"):
+        pytest.skip("Xvfb not installed")
+    rfd, wfd = os.pipe()
+    proc = procs.spawn(["Xvfb", "-displayfd", str(wfd), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+                       pass_fds=(wfd,), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                       stderr=open(log_path, "ab"))
+    os.close(wfd)
+    buf = b""
+    deadline = time.monotonic() + 15
+    try:
+        while b"\n" not in buf and time.monotonic() < deadline and proc.poll() is None:
+            if select.select([rfd], [], [], max(0.0, deadline - time.monotonic()))[0]:
+                chunk = os.read(rfd, 64)
+                if not chunk:
+                    break
+                buf += chunk
+    finally:
+        os.close(rfd)
+    if not buf.strip():
+        pytest.fail("Xvfb did not start: %s" % Path(log_path).read_text()[-500:], pytrace=False)
+    return ":" + buf.decode().strip(), proc
 
 
 def unique_token(prefix):
