@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 from gi.repository import GLib
 
-from conftest import (BRIDGE_BIN, CONTROL_NAME, FOCUSCTL_BIN, NOTIF_IFACE, NOTIF_NAME, NOTIF_PATH, Bridge,
+from conftest import (BRIDGE_BIN, CONTROL_NAME, FOCUSCTL_BIN, NOTIF_NAME, Bridge,
                       Client, LineReader, Procs, bus_call, connect, name_owner, pump_until, session_env,
                       wait_for_name)
 
@@ -274,7 +274,7 @@ class DesktopSession:
         assert r.returncode == 0, "notify-send failed: %s" % r.stderr
         return r.stdout
 
-    def watch_notifies(self, unique_name, *names):
+    def watch_notifies(self, unique_name=None, *names):
         """A bus monitor (busctl monitor --json=short) that records every Notify call to the
         connection `unique_name` (or its well-known `names`) and its answer: see NotifyMonitor."""
         return NotifyMonitor(self, unique_name, names)
@@ -309,8 +309,10 @@ class NotifyMonitor:
     def __init__(self, session, unique_name, names=()):
         if not shutil.which("busctl"):
             pytest.skip("busctl (systemd) not installed")
-        self.destination = unique_name
-        self.names = {unique_name, *names}
+        self.destination = None
+        self.names = set(names)
+        if unique_name:
+            self.set_daemon(unique_name)
         self.proc = session.procs.spawn(
             ["busctl", "--address=%s" % session.bus.address, "monitor", "--json=short"],
             env=session.env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
@@ -325,6 +327,11 @@ class NotifyMonitor:
             if self._poll(lambda m: marker in json.dumps(m.get("payload", {})), 0.2):
                 return
         pytest.fail("busctl monitor never saw a call on the session bus", pytrace=False)
+
+    def set_daemon(self, unique_name):
+        """The daemon's connection, once known (its signals are told apart by it)."""
+        self.destination = unique_name
+        self.names.add(unique_name)
 
     def _poll(self, predicate, timeout):
         deadline = time.monotonic() + timeout
@@ -349,7 +356,8 @@ class NotifyMonitor:
             if m.get("type") == "method_call" and m.get("member") == "Notify" and m.get("destination") in self.names:
                 data = m["payload"]["data"]
                 calls.append((m.get("cookie"), m.get("sender"), data[3], data))
-            elif m.get("type") == "method_return" and m.get("sender") == self.destination:
+            elif m.get("type") == "method_return":
+                # serials are per connection: (serial, caller) names one call
                 replies[(m.get("reply_cookie"), m.get("destination"))] = m["payload"]["data"]
         out = []
         for cookie, sender, summary, data in calls:

@@ -137,6 +137,9 @@ def gnome(tmp_path_factory):
         # what `auto` would choose in this GNOME session before the shell is up (see test below)
         session.auto_before_shell = session.run([BRIDGE_BIN, "--print-downstream"])
         session.bridge = session.start_bridge("--downstream", "name", "--downstream-name", SHELL)
+        # an app that notifies before the shell is up: kept, and forwarded once the shell serves
+        session.early_title = unique_token("Sent before the shell")
+        session.client("early app").notify(session.early_title, "kept until GNOME Shell serves", app="Early")
         shell = GnomeShell(session)
         session.shell = shell
         if not wait_for_name(session.bus.conn, SHELL, 20, shell.proc):
@@ -156,8 +159,10 @@ def gnome(tmp_path_factory):
 
 
 @pytest.fixture(autouse=True)
-def _logs_on_failure(request, gnome):
-    request.node._fb_logs = list(gnome.logs)
+def _logs_on_failure(request):
+    """A failing test's report ends with the session's logs (the shell's, the bridge's)."""
+    if "gnome" in request.fixturenames:
+        request.node._fb_logs = list(request.getfixturevalue("gnome").logs)
 
 
 # --------------------------------------------------------------------------- start-up order
@@ -184,6 +189,11 @@ def test_capabilities_and_server_information_are_gnome_shells_own(gnome):
 
 
 # --------------------------------------------------------------------------- the tray
+def test_a_notification_sent_before_the_shell_was_up_reaches_the_tray(gnome):
+    n = gnome.shell.find(gnome.early_title)
+    assert n["source"] == "Early" and n["body"] == "kept until GNOME Shell serves", n
+
+
 def test_notify_send_reaches_the_tray_under_the_apps_name(gnome):
     shell = gnome.shell
     title = unique_token("Build finished")

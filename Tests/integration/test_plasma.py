@@ -84,6 +84,10 @@ def plasma(tmp_path_factory):
     try:
         session.write_config(CONFIG)
         session.bridge = session.start_bridge("--downstream", "name", "--downstream-name", PLASMA)
+        # an app that notifies before the shell is up: kept, and forwarded once plasmashell serves
+        session.monitor = session.watch_notifies(None, PLASMA)
+        session.early_title = unique_token("Sent before the shell")
+        session.client("early app").notify(session.early_title, "kept until plasmashell serves", app="Early")
         shell = Plasma(session)
         session.shell = shell
         owner = wait_for_name(session.bus.conn, PLASMA, 30, shell.proc)
@@ -94,7 +98,7 @@ def plasma(tmp_path_factory):
         # plasmashell owns its name seconds before it serves notifications (the panel's applet)
         bounded_poll(lambda: client.status()["downstream"]["connected"], 40,
                      "the bridge never connected to plasmashell:\n" + session.log_tails())
-        session.monitor = session.watch_notifies(owner, PLASMA)
+        session.monitor.set_daemon(owner)
         yield session
     finally:
         if shell is not None:
@@ -103,8 +107,10 @@ def plasma(tmp_path_factory):
 
 
 @pytest.fixture(autouse=True)
-def _logs_on_failure(request, plasma):
-    request.node._fb_logs = list(plasma.logs)
+def _logs_on_failure(request):
+    """A failing test's report ends with the session's logs (the shell's, the bridge's)."""
+    if "plasma" in request.fixturenames:
+        request.node._fb_logs = list(request.getfixturevalue("plasma").logs)
 
 
 def plasma_call(plasma, method, reply_type):
@@ -131,6 +137,11 @@ def test_capabilities_and_server_information_are_plasmashells_own(plasma):
 
 
 # --------------------------------------------------------------------------- the screen
+def test_a_notification_sent_before_plasmashell_was_up_reaches_it(plasma):
+    call = plasma.monitor.wait_answered(plasma.early_title)
+    assert call["id"] > 0 and call["body"] == "kept until plasmashell serves", call
+
+
 def test_notify_send_reaches_plasmashell_and_pops_up(plasma):
     before = set(plasma.shell.popups())
     title = unique_token("Build finished")
