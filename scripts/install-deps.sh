@@ -41,6 +41,19 @@ packages=(
     fish                # the installed fish completion scripts are loaded in a test
 )
 
+# Desktops (issue 17): real GNOME Shell 43 and plasmashell 5.27, headless, behind the bridge
+# (Tests/integration/test_gnome.py, test_plasma.py; they skip when these are missing).
+# Measured on Debian 12, --no-install-recommends: gnome-shell + gjs 59 MB download, ~50 s;
+# plasma-workspace + plasma-desktop ~265 MB download, 772 MB on disk, ~160 s.
+desktop_packages=(
+    gnome-shell         # gnome-shell --headless, and its notification helper run by...
+    gjs                 # ...gjs (not pulled in without recommends)
+    plasma-workspace    # plasmashell under Xvfb; plasma-workspace alone fails
+    plasma-desktop      # ("starting invalid corona")
+    systemd             # busctl monitor: what the bridge forwards to plasmashell
+)
+packages+=("${desktop_packages[@]}")
+
 missing=()
 for pkg in "${packages[@]}"; do
     status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)

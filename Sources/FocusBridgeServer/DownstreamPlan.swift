@@ -284,16 +284,18 @@ extension DownstreamPlan {
             }
             return start + "\(daemon) itself, on a bus of its own."
         case .gnomeShell:
-            if replace {
-                return "\(name) is owned by GNOME Shell's notification service \(owner.described), which did not hand "
-                    + "it over even to --replace; see GNOME in focus-bridge(1)."
-            }
-            return "\(name) is owned by GNOME Shell's notification service \(owner.described); start focus-bridge "
-                + "with --replace to put GNOME Shell behind it (the installed systemd unit does)."
+            // GNOME 43's helper owns the name with REPLACE and never allows replacement, but
+            // waits in the queue: the bridge must own the name before the shell starts.
+            return "\(name) is owned by GNOME Shell's notification service \(owner.described), which never hands it "
+                + "over, not even to --replace; focus-bridge must own the name before GNOME Shell starts: enable the "
+                + "installed unit (systemctl --user enable focus-bridge.service, ordered before the shell) and log in "
+                + "again; GNOME's service then waits behind the bridge and takes the name back when it stops "
+                + "(see GNOME in focus-bridge(1))."
         case .plasma:
-            return "\(name) is owned by \(owner.described), which never hands it over; to put Plasma behind the "
-                + "bridge, set mode = \"name\" and name = \"org.kde.plasmashell\" in the [downstream] table and start "
-                + "focus-bridge before plasmashell (see PLASMA in focus-bridge(1); experimental)."
+            return "\(name) is owned by \(owner.described), which never hands it over, not even to --replace; "
+                + "focus-bridge must own the name before plasmashell starts: enable the installed unit "
+                + "(systemctl --user enable focus-bridge.service, ordered before plasmashell) and log in again "
+                + "(see Plasma in focus-bridge(1))."
         case .replaceableDaemon(let daemon):
             if replace {
                 return "\(name) is owned by \(owner.described), which did not hand it over to --replace; stop it "

@@ -123,9 +123,6 @@ struct FocusBridgeCommand: ParsableCommand {
         guard let owner = NameOwner.lookup("org.freedesktop.Notifications", nameOwner: nameOwner,
                                            processID: processID) else { return }
         switch owner.kind {
-        case .gnomeShell where replace:
-            FileHandle.standardError.write(Data(
-                "focus-bridge: org.freedesktop.Notifications is owned by GNOME Shell's notification service \(owner.described); --replace takes it over, and GNOME Shell takes it back when focus-bridge exits.\n".utf8))
         case .other where replace, .replaceableDaemon where replace:
             FileHandle.standardError.write(Data(
                 "focus-bridge: org.freedesktop.Notifications is owned by \(owner.described); --replace takes it over if it allows replacement\(plan.evicted == nil ? "" : ", and runs the same command behind the bridge").\n".utf8))

@@ -204,9 +204,15 @@ def test_systemd_unit():
     unit = ROOT / "Config" / "focus-bridge.service"
     text = unit.read_text(encoding="utf-8")
     for line in ["Type=dbus", "BusName=org.freedesktop.Notifications", "Restart=on-failure",
-                 "ExecReload=@bindir@/focusctl reload", "WantedBy=graphical-session.target"]:
+                 "ExecReload=@bindir@/focusctl reload", "WantedBy=graphical-session-pre.target",
+                 "After=graphical-session-pre.target"]:
         assert line in text.splitlines(), line
-    # --replace: GNOME Shell's notification service hands the name over to it.
+    # before the shells, whose notification services never hand the name over (test_gnome.py,
+    # test_plasma.py show the order that works: the bridge first)
+    before = [l for l in text.splitlines() if l.startswith("Before=")]
+    assert before and {"org.gnome.Shell@wayland.service", "org.gnome.Shell@x11.service",
+                       "plasma-plasmashell.service"} <= set(before[0][len("Before="):].split()), before
+    # --replace: notification-daemon hands the name over to it (and runs behind the bridge then).
     assert "ExecStart=@bindir@/focus-bridge --replace" in text.splitlines()
     if shutil.which("systemd-analyze") is None:
         pytest.skip("systemd-analyze is not installed")
