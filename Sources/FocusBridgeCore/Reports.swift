@@ -38,14 +38,17 @@ public struct StatusReport: Codable, Equatable, Sendable {
         /// Why the daemon is not there ("cannot start dunst: …; fell back to log mode"), or null:
         /// a daemon command that cannot start shows here, not only in the log.
         public var problem: String?
+        /// What clients are told the daemon can do (`GetCapabilities`), the daemon's own once known.
+        public var capabilities: [String]?
 
         public init(mode: String, target: String, connected: Bool, daemon: ServerInformation? = nil,
-                    problem: String? = nil) {
+                    problem: String? = nil, capabilities: [String]? = nil) {
             self.mode = mode
             self.target = target
             self.connected = connected
             self.daemon = daemon
             self.problem = problem
+            self.capabilities = capabilities
         }
 
         public func encode(to encoder: Encoder) throws {
@@ -55,6 +58,7 @@ public struct StatusReport: Codable, Equatable, Sendable {
             try container.encode(connected, forKey: .connected)
             try container.encode(daemon, forKey: .daemon)
             try container.encode(problem, forKey: .problem)
+            try container.encodeIfPresent(capabilities, forKey: .capabilities)
         }
     }
 

@@ -117,7 +117,8 @@ final class ControlInterface {
             nextSummary: focus.nextSummary.map(Timestamp.string),
             downstream: .init(mode: bridge.downstream.mode, target: bridge.downstream.target,
                               connected: bridge.downstream.isConnected,
-                              daemon: bridge.downstream.serverInformation, problem: bridge.downstream.problem),
+                              daemon: bridge.downstream.serverInformation, problem: bridge.downstream.problem,
+                              capabilities: bridge.capabilities),
             counts: .init(received: bridge.received, delivered: bridge.delivered, queued: bridge.queuedCount,
                           inFlight: bridge.inFlightCount, heldFocus: bridge.waiting(.heldFocus).count,
                           heldSummary: bridge.waiting(.heldSummary).count))

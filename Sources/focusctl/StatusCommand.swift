@@ -22,6 +22,7 @@ struct StatusCommand: ParsableCommand {
             ["Silent", status.silent ? "on" : "off"],
             ["Downstream", "\(downstream.mode) — \(downstream.target) (\(downstream.connected ? "connected" : "not connected"))"],
             ["Daemon", downstream.daemon?.line ?? "none (FocusBridge answers for itself)"],
+            ["Capabilities", downstream.capabilities?.joined(separator: " ") ?? "unknown"],
             ["Bridge", "FocusBridge \(status.version)"],
             ["Received", "\(counts.received ?? 0)"],
             ["Delivered", "\(counts.delivered ?? 0)"],

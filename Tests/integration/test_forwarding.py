@@ -156,6 +156,7 @@ def test_server_information_is_the_daemons(bridge, client, fake_daemon, focusctl
     assert st["downstream"]["daemon"] == {"name": "FakeDaemon", "vendor": "FocusBridgeTests", "version": "1.0",
                                           "spec-version": "1.2"}, st["downstream"]
     assert st["version"] and st["version"] != "1.0"
+    assert st["downstream"]["capabilities"] == client.capabilities()
     out = focusctl("status").stdout
     assert "FakeDaemon 1.0 (FocusBridgeTests), spec 1.2" in out and "FocusBridge %s" % st["version"] in out, out
 
