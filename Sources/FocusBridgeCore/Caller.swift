@@ -1,5 +1,5 @@
 /// Who sent a call: its bus connection, its Unix user and its sandbox — what ownership of a
-/// notification ID is decided by (PRODUCT.md §1, "Ownership"), never the `app_name` it claims.
+/// notification ID is decided by (focus-bridge(1), BEHAVIOUR, "Ownership"), never the `app_name` it claims.
 public struct Caller: Hashable, Sendable {
     /// The connection's unique name (`:1.42`).
     public var connection: String

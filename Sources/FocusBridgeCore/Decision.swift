@@ -45,7 +45,8 @@ public struct PolicyContext: Sendable {
     }
 }
 
-/// Decides level, delivery, actions and presentation for a notification (PRODUCT.md §2–§4).
+/// Decides level, delivery, actions and presentation for a notification (focus-bridge.toml(5): INTERRUPTION
+/// LEVELS, DELIVERY, ACTIONS).
 public enum Policy {
     public static func decide(_ notification: NotificationRequest, app: AppIdentity, context: PolicyContext) -> Decision {
         let settings = context.settings

@@ -66,8 +66,6 @@ public struct ForwardQueue<Work: Sendable>: Sendable {
         return waiting[index]?.work
     }
 
-    public func isWaiting(_ id: UInt32) -> Bool { waitingIndex[id] != nil || parked[id] != nil }
-
     /// Takes the oldest waiting job out (to keep the queue bounded when the daemon is away).
     public mutating func dropOldest() -> Job? {
         if let id = parkedOrder.first, let work = parked.removeValue(forKey: id) {

@@ -1,4 +1,4 @@
-/// Gives a notification its interruption level: the table of PRODUCT.md §2, first rule that
+/// Gives a notification its interruption level: the table of focus-bridge.toml(5), INTERRUPTION LEVELS, first rule that
 /// applies wins, then the entitlement and the user's Time Sensitive switch.
 public enum LevelResolver {
     public static let levelHint = "x-focus-interruption-level"

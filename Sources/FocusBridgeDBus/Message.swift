@@ -56,13 +56,6 @@ public final class Message: @unchecked Sendable {
     public func answer(error: DBusError) -> Message {
         Message(owning: g_dbus_message_new_method_error_literal(pointer, error.name, error.message))
     }
-
-    /// A copy of this signal to re-emit from another connection (destination cleared: broadcast).
-    public func signalCopy() -> Message {
-        let signal = g_dbus_message_new_signal(path, interface, member)!
-        if let body { withExtendedLifetime(body) { g_dbus_message_set_body(signal, body.pointer) } }
-        return Message(owning: signal)
-    }
 }
 
 /// File descriptors travel beside the body (arguments of type `h` index them): a copied body

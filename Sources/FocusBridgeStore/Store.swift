@@ -117,6 +117,9 @@ public final class Store {
         return aside
     }
 
+    /// The schema's history. A migration never changes once released: files made by every
+    /// release run the migrations they lack, in order, from what that release wrote
+    /// (StoreTests opens a file of each). A change is a new migration at the end.
     private static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -124,9 +127,9 @@ public final class Store {
                 t.primaryKey("key", .text)
                 t.column("value", .text).notNull()
             }
-            // A new file gets today's history table at once (v3 and v4 bring older files to it).
+            // As first released; v3 and v4 bring it to today's table.
             try db.create(table: "history") { t in
-                t.primaryKey("row", .integer)
+                t.autoIncrementedPrimaryKey("row")
                 t.column("id", .integer).notNull()
                 t.column("app", .text).notNull()
                 t.column("summary", .text).notNull()
@@ -138,6 +141,7 @@ public final class Store {
                 t.column("close_reason", .integer)
             }
             try db.create(index: "history_id", on: "history", columns: ["id"])
+            try db.create(index: "history_app", on: "history", columns: ["app"])
         }
         migrator.registerMigration("v2-held") { db in
             try db.create(table: "held") { t in
@@ -181,7 +185,7 @@ public final class Store {
                 """)
         }
         migrator.registerMigration("v5-held-holders") { db in
-            // Who holds each held ID, with their Unix user and sandbox (ownership, PRODUCT.md §1);
+            // Who holds each held ID, with their Unix user and sandbox (ownership, focus-bridge(1), BEHAVIOUR);
             // rows from before have only the sender's connection.
             try db.alter(table: "held") { t in t.add(column: "holders", .text) }
         }
@@ -300,12 +304,6 @@ public final class Store {
     }
 
     // MARK: Held notifications
-
-    /// Holds a notification and records it in history, in one transaction: once this returns,
-    /// the notification survives a crash.
-    public func hold(_ item: HeldNotification, payloadType: String, payload: [UInt8], history: HistoryEntry) throws {
-        try commit(history: [history], holds: [Hold(item: item, payloadType: payloadType, payload: payload)])
-    }
 
     private static func insertHeld(_ hold: Hold, _ db: Database) throws {
         let item = hold.item

@@ -2,7 +2,7 @@ import Foundation
 @testable import FocusBridgeCore
 import XCTest
 
-/// Every rule of PRODUCT.md §4, one case each: client actions → forwarded actions.
+/// Every rule of focus-bridge.toml(5), ACTIONS, one case each: client actions → forwarded actions.
 final class ActionNormaliserTests: XCTestCase {
     private func forwarded(_ flat: [String], destructive: [String] = [], settings: GeneralSettings = GeneralSettings()) -> [String] {
         ActionNormaliser.normalise(flat, destructiveKeys: destructive, settings: settings).flat

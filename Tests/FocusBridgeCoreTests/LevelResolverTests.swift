@@ -1,7 +1,7 @@
 import FocusBridgeCore
 import XCTest
 
-/// Every row of the level table (PRODUCT.md §2), one case each: input → level.
+/// Every row of the level table (focus-bridge.toml(5), INTERRUPTION LEVELS), one case each: input → level.
 final class LevelResolverTests: XCTestCase {
     private struct Case {
         let name: String

@@ -97,10 +97,77 @@ final class StoreTests: XCTestCase {
                                            received: Date(timeIntervalSince1970: 1_800_000_000))])
             path = store.path
         }
-        let names = try DatabaseQueue(path: path).read { db in
-            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE tbl_name IN ('history', 'sqlite_sequence')")
+        let (names, schema) = try DatabaseQueue(path: path).read { db in
+            (try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE tbl_name = 'history'"),
+             try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'history'") ?? "")
         }
         XCTAssertEqual(Set(names), ["history", "history_id"])
+        XCTAssertFalse(schema.contains("AUTOINCREMENT"), schema)
+    }
+
+    /// The schema each release wrote (its migrations applied, nothing else), and the rows it
+    /// held: every one opens, keeps its rows in order and takes new ones. Migrations are never
+    /// edited once released; this is what would notice.
+    func testAFileFromEveryEarlierReleaseOpens() throws {
+        let history = """
+            CREATE TABLE history (row INTEGER PRIMARY KEY AUTOINCREMENT, id INTEGER NOT NULL, app TEXT NOT NULL,
+                summary TEXT NOT NULL, body TEXT NOT NULL, level TEXT NOT NULL, decision TEXT NOT NULL,
+                received DOUBLE NOT NULL, closed DOUBLE, close_reason INTEGER);
+            CREATE INDEX history_id ON history(id);
+            """
+        let leanHistory = """
+            CREATE TABLE history (row INTEGER PRIMARY KEY, id INTEGER NOT NULL, app TEXT NOT NULL,
+                summary TEXT NOT NULL, body TEXT NOT NULL, level TEXT NOT NULL, decision TEXT NOT NULL,
+                received DOUBLE NOT NULL, closed DOUBLE, close_reason INTEGER);
+            CREATE INDEX history_id ON history(id);
+            """
+        let held = """
+            CREATE TABLE held (id INTEGER PRIMARY KEY, kind TEXT NOT NULL, focus TEXT, app TEXT NOT NULL,
+                summary TEXT NOT NULL, body TEXT NOT NULL, level TEXT NOT NULL, relevance DOUBLE NOT NULL,
+                received DOUBLE NOT NULL, sender TEXT NOT NULL, pid INTEGER, digest INTEGER,
+                payload_type TEXT NOT NULL, payload BLOB NOT NULL);
+            """
+        let releases: [(name: String, migrations: [String], schema: String)] = [
+            ("the first", ["v1"], history + "CREATE INDEX history_app ON history(app);"),
+            ("with holding", ["v1", "v2-held"], history + "CREATE INDEX history_app ON history(app);" + held),
+            ("without the app index", ["v1", "v2-held", "v3-no-app-index"], history + held),
+            ("with the lean history", ["v1", "v2-held", "v3-no-app-index", "v4-history-rowid"], leanHistory + held),
+        ]
+        for release in releases {
+            let folder = directory + "/" + release.name.replacingOccurrences(of: " ", with: "-")
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let path = folder + "/state.sqlite3"
+            try DatabaseQueue(path: path).write { db in
+                try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);")
+                for migration in release.migrations {
+                    try db.execute(sql: "INSERT INTO grdb_migrations VALUES (?)", arguments: [migration])
+                }
+                try db.execute(sql: "CREATE TABLE setting (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);")
+                try db.execute(sql: release.schema)
+                try db.execute(sql: """
+                    INSERT INTO setting VALUES ('id-high-water', '1024');
+                    INSERT INTO history (id, app, summary, body, level, decision, received) VALUES
+                        (7, 'Mail', 'old one', '', 'active', 'delivered', 1800000000),
+                        (8, 'Chat', 'old two', '', 'passive', 'held-summary', 1800000001);
+                    """)
+                if release.migrations.contains("v2-held") {
+                    try db.execute(sql: """
+                        INSERT INTO held (id, kind, app, summary, body, level, relevance, received, sender, payload_type, payload)
+                        VALUES (8, 'summary', 'Chat', 'old two', '', 'passive', 0, 1800000001, ':1.5', '(susssasa{sv}i)', x'00');
+                        """)
+                }
+            }
+            let store = try Store(directory: folder)
+            XCTAssertEqual(try store.idHighWater(), 1024, release.name)
+            try store.record([HistoryEntry(id: 9, app: "Mail", summary: "new", body: "", level: .active, decision: .delivered,
+                                           received: Date(timeIntervalSince1970: 1_800_000_002))])
+            XCTAssertEqual(try store.history(limit: 10).map(\.summary), ["new", "old two", "old one"], release.name)
+            if release.migrations.contains("v2-held") {
+                let items = try store.heldNotifications()
+                XCTAssertEqual(items.map(\.item.id), [8], release.name)
+                XCTAssertEqual(items.first?.item.holders, [Caller(connection: ":1.5")], "an older row keeps its sender only")
+            }
+        }
     }
 
     func testSettingsSurviveReopening() throws {

@@ -26,7 +26,7 @@ from conftest import FOCUSCTL_BIN, LineReader, session_env, wait_connected
 from shared_support import build_preload_shim
 
 # Every config of these tests entitles one app to the critical level: its urgency-2
-# notifications are `critical`, which breaks through any Focus (PRODUCT.md §2, §3).
+# notifications are `critical`, which breaks through any Focus (focus-bridge.toml(5): INTERRUPTION LEVELS, DELIVERY).
 MARKER_APP = "Marker"
 BASE_CONFIG = """\
 [apps."%s"]
@@ -139,7 +139,7 @@ def assert_not_forwarded(fake, marker, *summaries):
 def assert_digest_shape(rec, title):
     assert rec["summary"] == title
     assert rec["app_name"] == "FocusBridge", rec["app_name"]
-    # keys and labels as PRODUCT.md §3 / focus-bridge.toml(5) name them
+    # keys and labels as focus-bridge.toml(5), DELIVERY, names them
     pairs = list(zip(rec["actions"][::2], rec["actions"][1::2]))
     assert ("show-all", "Show All") in pairs and ("dismiss", "Dismiss") in pairs, rec["actions"]
     return rec["body"].split("\n")

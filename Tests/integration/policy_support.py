@@ -45,7 +45,7 @@ SCREENSAVER_XML = """
 </node>
 """
 
-MARKER = "\u26a0 "  # PRODUCT.md §4: the default destructive-marker
+MARKER = "\u26a0 "  # focus-bridge.toml(5), ACTIONS: the default destructive-marker
 
 
 # --------------------------------------------------------------------------- config

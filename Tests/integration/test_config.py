@@ -1,4 +1,4 @@
-"""The TOML configuration (PRODUCT.md §5, issue 3): precise PATH:LINE:COLUMN errors from
+"""The TOML configuration (focus-bridge.toml(5), issue 3): precise PATH:LINE:COLUMN errors from
 `focusctl check-config` and from `focus-bridge --config`, the example file valid, and
 reloads (focusctl reload, SIGHUP, file change) where a broken file keeps the old
 behaviour — shown by the level a real notification reaches the daemon with."""

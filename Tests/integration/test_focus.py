@@ -1,4 +1,4 @@
-"""Focus through the real bridge (PRODUCT.md §3, §6; focusctl(1); focus-bridge.toml(5)):
+"""Focus through the real bridge (focus-bridge.toml(5), DELIVERY; focusctl(1); focusctl(1); focus-bridge.toml(5)):
 what a Focus holds is not forwarded and is listed at once; what breaks through is forwarded;
 when the Focus ends, what it held comes as a digest, a replay, or not at all."""
 
@@ -223,7 +223,7 @@ def test_focus_for_a_duration_ends_by_itself(focus_bridge, fake_daemon, client, 
     assert_not_forwarded(fake_daemon, marker, "held for two seconds")
     rec = fake_daemon.wait_notify("While work was on", timeout=8)
     assert rec["body"] == "Shop — held for two seconds"
-    # on time: within a second of its end (PRODUCT.md §3); both processes use CLOCK_MONOTONIC
+    # on time: within a second of its end (focus-bridge.toml(5), DELIVERY); both processes use CLOCK_MONOTONIC
     late = rec["time"] - (mono0 + (until.timestamp() - wall0))
     assert -0.3 <= late <= 1.2, "the Focus ended %.2f s off its end time" % late
     assert status(focusctl)["focus"] is None

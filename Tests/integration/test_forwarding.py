@@ -42,7 +42,7 @@ def rich_hints():
     }
 
 
-# INTERFACES.md: desktop-entry and sender-pid may be added. PRODUCT.md §2: the level
+# INTERFACES.md: desktop-entry and sender-pid may be added. focus-bridge.toml(5), INTERRUPTION LEVELS: the level
 # reaches the daemon as urgency ("active → urgency 1"), so a notification sent without
 # urgency (level active) may get urgency 1 — and nothing else.
 ADDED_BY_BRIDGE = {"sender-pid", "desktop-entry", "urgency"}
@@ -149,7 +149,7 @@ def test_capabilities_are_the_daemons(bridge_factory, fake_daemon_factory, clien
 
 
 def test_server_information_is_the_daemons(bridge, client, fake_daemon, focusctl):
-    """Apps that adapt to the daemon by its name see the real one (PRODUCT.md §1); the bridge
+    """Apps that adapt to the daemon by its name see the real one (focus-bridge(1), BEHAVIOUR); the bridge
     answers from what it asked on connecting, so a hung daemon does not make it slow."""
     assert client.server_information() == ("FakeDaemon", "FocusBridgeTests", "1.0", "1.2")
     st = client.status()
@@ -185,7 +185,7 @@ def test_introspectable_and_peer(bridge, client):
 
 
 def test_own_x_focus_hints_are_stripped(bridge, fake_daemon, client):
-    """PRODUCT.md §2: the bridge strips its own x-focus-* hints; every other hint passes."""
+    """focus-bridge.toml(5), INTERRUPTION LEVELS: the bridge strips its own x-focus-* hints; every other hint passes."""
     hints = {
         "x-focus-interruption-level": GLib.Variant("s", "active"),
         "x-focus-relevance": GLib.Variant("d", 0.5),

@@ -1,4 +1,4 @@
-"""Held means safe (PRODUCT.md §3, §7): what was acknowledged while held survives kill -9 and
+"""Held means safe (focus-bridge.toml(5), DELIVERY; docs/RELIABILITY.md): what was acknowledged while held survives kill -9 and
 is still delivered; a held notification can be replaced and closed by its app like any other."""
 
 import signal

@@ -78,7 +78,7 @@ def test_close_of_unknown_id_is_a_quiet_success(bridge, fake_daemon, client):
 
 def test_a_script_of_the_same_user_closes_by_id(bridge, fake_daemon, bus):
     """As with the daemon alone: `id=$(notify-send -p …)`, then `gdbus call … CloseNotification
-    $id` from another process (PRODUCT.md §1: unsandboxed processes of one user may close each
+    $id` from another process (focus-bridge(1), BEHAVIOUR: unsandboxed processes of one user may close each
     other's notifications; other users and sandboxed apps may not — test_trust.py)."""
     env = session_env(bus.address)
     r = run(["notify-send", "-p", "-a", "Backup", "Backup running"], env)

@@ -59,7 +59,7 @@ def test_close_is_logged(bridge_factory, client):
 
 
 def test_levels_follow_urgency(bridge_factory, client):
-    """PRODUCT.md §2: urgency 0 → passive, 2 → time-sensitive (critical needs an
+    """focus-bridge.toml(5), INTERRUPTION LEVELS: urgency 0 → passive, 2 → time-sensitive (critical needs an
     entitlement), none → active; any integer type is accepted (Chromium sends `u`)."""
     b = bridge_factory("log")
     cases = [
@@ -86,7 +86,7 @@ def test_log_mode_capabilities_and_status(bridge_factory, client):
 
 def test_log_mode_many_lines_every_one_accounted_for(bridge_factory, client):
     """50 at once from one app: each is a line of its own, or — past the flood limit —
-    counted in the app's one "N more from App" notification (PRODUCT.md §9)."""
+    counted in the app's one "N more from App" notification (docs/BENCHMARKS.md)."""
     b = bridge_factory("log")
     ids = [client.notify("line %d" % i, app="Chatty") for i in range(50)]
     assert len(set(ids)) == 50 and 0 not in ids

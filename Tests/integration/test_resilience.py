@@ -93,7 +93,7 @@ def test_client_vanishing_mid_flight_and_signals_for_it(bridge, fake_daemon, mak
     gone.conn.flush_sync(None)
     gone.dispose()
     # the last one arrives, or a flood of them is collapsed into "N more from App"
-    # (PRODUCT.md §9): either way the burst ends up at the daemon
+    # (docs/BENCHMARKS.md): either way the burst ends up at the daemon
     done = pump_until(lambda: [e for e in fake_daemon.seen("Notify")
                                if e["summary"] == "fire and forget 49" or " more from " in e["summary"]], 10)
     assert done, "the burst from the vanished client never reached the daemon: %r" % (

@@ -84,7 +84,7 @@ def test_notification_replied_reaches_only_the_sender(style, bridge, fake_daemon
 
 def test_signals_go_to_every_connection_that_holds_the_id(style, bridge, fake_daemon, make_client, bystander):
     """A second process replaced the notification (`notify-send -r`): both hold its ID, both
-    hear of it (PRODUCT.md §1, every holder), nobody else does."""
+    hear of it (focus-bridge(1), BEHAVIOUR, every holder), nobody else does."""
     first = make_client("first process")
     second = make_client("second process")
     bid, did = deliver(first, fake_daemon, "progress 1/2", app="Downloader")

@@ -1,4 +1,4 @@
-"""The scheduled summary through the real bridge (PRODUCT.md §3, §6; focusctl(1)): an app with
+"""The scheduled summary through the real bridge (focus-bridge.toml(5), DELIVERY; focusctl(1); focusctl(1)): an app with
 `delivery = "summary"` is held and listed at once, most relevant first; `summary deliver` sends
 one "Notification Summary"; Show All replays each held one as itself, its actions going to its
 own app with its own key and ID; Dismiss drops them; a summary time missed while the bridge was
