@@ -97,7 +97,9 @@ public enum Policy {
             return .coalesced
         }
         if rule.delivery == .summary {
-            if level == .timeSensitive || level == .critical {
+            if context.settings.summaryTimes.isEmpty {
+                trace.append("summary: not held (no [summary] times: no summary would ever deliver it)")
+            } else if level == .timeSensitive || level == .critical {
                 trace.append("summary: not held (\(level.rawValue) overrides scheduled delivery)")
             } else if communication != nil {
                 trace.append("summary: not held (communication notifications are not summarised)")

@@ -60,7 +60,8 @@ public struct AppRule: Equatable, Sendable {
 public struct PolicySettings: Equatable, Sendable {
     public var general = GeneralSettings()
     /// Local times of the scheduled summary.
-    public var summaryTimes: [TimeOfDay] = [TimeOfDay(hour: 8, minute: 0)!, TimeOfDay(hour: 18, minute: 0)!]
+    /// When the scheduled summary comes; none unless configured (the summary is opt-in).
+    public var summaryTimes: [TimeOfDay] = []
     /// Per-app rules, by app key as written (looked up without regard to case).
     public var apps: [String: AppRule] = [:]
     /// Focus profiles in the order of the file.

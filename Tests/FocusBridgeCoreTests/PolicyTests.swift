@@ -109,6 +109,7 @@ final class PolicyTests: XCTestCase {
         var summary = AppRule()
         summary.delivery = .summary
         settings.apps["News"] = summary
+        settings.summaryTimes = [TimeOfDay(hour: 18, minute: 0)!]
 
         let offApp = AppIdentity(key: "off", source: .appName)
         XCTAssertEqual(decide(NotificationRequest(hints: ["urgency": .integer(2)]), app: offApp) { $0.settings = settings }.outcome, .dropped)
@@ -133,6 +134,11 @@ final class PolicyTests: XCTestCase {
         }.outcome, .delivered, "communication is not summarised")
         XCTAssertEqual(decide(NotificationRequest(hints: ["value": .integer(40)]), app: news) { $0.settings = settings }.outcome,
                        .delivered, "progress is never held")
+        var noTimes = settings
+        noTimes.summaryTimes = []
+        let optIn = decide(NotificationRequest(), app: news) { $0.settings = noTimes }
+        XCTAssertEqual(optIn.outcome, .delivered, "without [summary] times nothing would deliver it: the summary is opt-in")
+        XCTAssertTrue(optIn.trace.contains { $0.contains("no [summary] times") }, "\(optIn.trace)")
         XCTAssertEqual(decide(NotificationRequest(hints: ["transient": .bool(true)]), app: news) { $0.settings = settings }.outcome,
                        .delivered, "transient is never held")
     }
