@@ -54,10 +54,10 @@ all: build
 # One line per target; `make help` prints them.
 help:
 	@echo 'make build          build the debug binaries (.build/debug), the default'
-	@echo 'make run            install missing Debian packages, build, run focus-bridge (ARGS=...)'
+	@echo 'make run            install missing Debian packages, build, run focus-bridge (ARGS='...')'
 	@echo 'make test           install missing Debian packages, build, run every test'
 	@echo 'make release        build the optimised, self-contained binaries (.build/release)'
-	@echo 'make install        build them and install under PREFIX (default ~/.local); says what the session finds'
+	@echo 'make install        build and install under PREFIX (default ~/.local); DESTDIR stages'
 	@echo 'make uninstall      remove exactly what make install installed (same PREFIX)'
 	@echo 'make deps           install the missing Debian packages'
 	@echo 'make bench          measure the bridge against the bare bus and dunst (bench/results.json)'
