@@ -117,10 +117,12 @@ struct FocusCommand: ParsableCommand {
 
 /// `--for` and `--until`, for `focus on` and `dnd on`.
 struct FocusTime: ParsableArguments {
-    @Option(name: .customLong("for"), help: ArgumentHelp("For this long: 90m, 1h30m, 2h.", valueName: "duration"))
+    // Any text is taken as the value ("-5m" too), so a bad one gets one sentence, not "Missing value".
+    @Option(name: .customLong("for"), parsing: .unconditional,
+            help: ArgumentHelp("For this long: 90m, 1h30m, 2h.", valueName: "duration"))
     var duration: String?
 
-    @Option(help: ArgumentHelp("Until this time of day (HH:MM).", valueName: "time"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Until this time of day (HH:MM).", valueName: "time"))
     var until: String?
 
     func validate() throws {

@@ -253,6 +253,11 @@ def test_bad_numbers_get_one_sentence(bridge, focusctl):
         assert r.returncode == 1, (value, r.returncode, r.stderr)
         assert one_line(r) == 'focusctl: --limit takes a whole number of 1 or more, not "%s".' % value
     assert fc_ok(focusctl, "history", "--limit", "3").returncode == 0
+    for args, line in [(["focus", "on", "work", "--for", "-5m"],
+                        'focusctl: --for takes a duration such as 90m, 1h30m or 2h, not "-5m".'),
+                       (["dnd", "on", "--until", "-1"], 'focusctl: --until takes a time of day as HH:MM, not "-1".')]:
+        r = focusctl(*args)
+        assert r.returncode == 1 and one_line(r) == line, (args, r.returncode, r.stderr)
 
 
 def help_paths(path=()):
