@@ -156,7 +156,7 @@ struct DndCommand: ParsableCommand {
         abstract: "Do Not Disturb: nothing below time-sensitive is shown until it ends (the Focus named dnd).",
         discussion: """
             dnd is a Focus: time-sensitive and critical notifications break through, everything \
-            else is held and delivered in a digest when it ends. A [focus.dnd] table in the \
+            else is held and delivered when it ends, as after-focus says. A [focus.dnd] table in the \
             configuration replaces the built-in one. Silent mode (focusctl silent) is another \
             thing: it only turns sounds off.
             """,

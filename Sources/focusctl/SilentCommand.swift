@@ -13,7 +13,7 @@ struct SilentCommand: ParsableCommand {
         case on, off, toggle
     }
 
-    @Argument(help: "on, off or toggle; none: show the state.")
+    @Argument(help: "Turn it on or off, or toggle it; without it, show the state.")
     var state: Switch?
 
     @Flag(help: "Print {\"silent\": true|false} (the state after the change).")
