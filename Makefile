@@ -1,4 +1,4 @@
-# FocusBridge — build, test, try-out and install targets.
+# FocusBridge — build, test, try-out and install targets (make help lists them).
 #
 #   make run        install missing Debian packages, build, run focus-bridge
 #                   (on the session bus if one answers, else on a private bus
@@ -47,9 +47,23 @@ STRIP ?= strip
 PREFIX ?= $(HOME)/.local
 DESTDIR ?=
 
-.PHONY: all deps build test run release install uninstall bench test-sanitize fuzz
+.PHONY: all help deps build test run release install uninstall bench test-sanitize fuzz
 
 all: build
+
+# One line per target; `make help` prints them.
+help:
+	@echo 'make build          build the debug binaries (.build/debug), the default'
+	@echo 'make run            install missing Debian packages, build, run focus-bridge (ARGS='...')'
+	@echo 'make test           install missing Debian packages, build, run every test'
+	@echo 'make release        build the optimised, self-contained binaries (.build/release)'
+	@echo 'make install        build and install under PREFIX (default ~/.local); DESTDIR stages'
+	@echo 'make uninstall      remove exactly what make install installed (same PREFIX)'
+	@echo 'make deps           install the missing Debian packages'
+	@echo 'make bench          measure the bridge against the bare bus and dunst (bench/results.json)'
+	@echo 'make test-sanitize  the tests again under AddressSanitizer, then ThreadSanitizer'
+	@echo 'make fuzz           the libFuzzer targets, FUZZ_SECONDS each'
+	@echo 'make help           this list'
 
 deps:
 	@bash scripts/install-deps.sh

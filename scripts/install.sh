@@ -147,27 +147,96 @@ do_install() {
     hints
 }
 
-# What to do next, for a real (not staged) install.
+# Prints, one a line, the folders the session searches for FILE's kind ($1: unit,
+# activation or autostart), from the environment the install runs in.
+search_folders() {
+    local config=${XDG_CONFIG_HOME:-$HOME/.config} data=${XDG_DATA_HOME:-$HOME/.local/share} d
+    local IFS=:
+    case "$1" in
+        unit)
+            # systemd.unit(5), user units
+            printf '%s\n' "$config/systemd/user" /etc/systemd/user "$data/systemd/user"
+            for d in ${XDG_DATA_DIRS:-/usr/local/share:/usr/share}; do printf '%s\n' "$d/systemd/user"; done
+            printf '%s\n' /usr/local/lib/systemd/user /usr/lib/systemd/user /lib/systemd/user
+            ;;
+        activation)
+            # dbus-daemon(1), standard_session_servicedirs
+            [ -n "${XDG_RUNTIME_DIR:-}" ] && printf '%s\n' "$XDG_RUNTIME_DIR/dbus-1/services"
+            printf '%s\n' "$data/dbus-1/services"
+            for d in ${XDG_DATA_DIRS:-/usr/local/share:/usr/share}; do printf '%s\n' "$d/dbus-1/services"; done
+            printf '%s\n' /usr/share/dbus-1/services
+            ;;
+        autostart)
+            # XDG Autostart specification
+            printf '%s\n' "$config/autostart"
+            for d in ${XDG_CONFIG_DIRS:-/etc/xdg}; do printf '%s\n' "$d/autostart"; done
+            ;;
+    esac
+}
+
+# Whether the session finds files put in folder $2 ($1: their kind).
+session_finds() {
+    local folder=${2%/} d
+    while read -r d; do
+        [ "${d%/}" = "$folder" ] && return 0
+    done < <(search_folders "$1")
+    return 1
+}
+
+# What to do next, for a real (not staged) install: which of the installed files the session
+# will find, which it will not, and the line that makes each found.
 hints() {
-    say "done. To run it with your session:"
-    if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
+    local unit=$UNITDIR/focus-bridge.service
+    local activation=$DBUSSERVICEDIR/org.freedesktop.Notifications.service
+    local autostart=$AUTOSTARTDIR/focus-bridge.desktop
+    local config=${XDG_CONFIG_HOME:-$HOME/.config} data=${XDG_DATA_HOME:-$HOME/.local/share}
+    local systemd=0 unit_found=0 autostart_found=0 missing=0
+    if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then systemd=1; fi
+    session_finds unit "$UNITDIR" && unit_found=1
+    session_finds autostart "$AUTOSTARTDIR" && autostart_found=1
+    say "done. What your session will find:"
+    if [ "$unit_found" -eq 1 ]; then
+        say "    found:     $unit (systemd reads user units there)"
+    else
+        missing=1
+        say "    not found: $unit (no folder systemd reads user units from); to make it found:"
+        say "               systemctl --user link $unit"
+    fi
+    if session_finds activation "$DBUSSERVICEDIR"; then
+        say "    found:     $activation (D-Bus activation)"
+    else
+        missing=1
+        say "    not found: $activation (on no session bus's search path); to make it found:"
+        say "               mkdir -p $data/dbus-1/services && ln -sf $activation $data/dbus-1/services/"
+    fi
+    if [ "$autostart_found" -eq 1 ]; then
+        say "    found:     $autostart (XDG autostart)"
+    else
+        missing=1
+        say "    not found: $autostart (no folder XDG autostart reads); to make it found:"
+        say "               mkdir -p $config/autostart && ln -sf $autostart $config/autostart/"
+    fi
+    say "To run it with your session:"
+    if [ "$systemd" -eq 1 ] && [ "$unit_found" -eq 1 ]; then
         say "    systemctl --user daemon-reload"
         say "    systemctl --user enable --now focus-bridge.service"
-    else
-        say "    without systemd, $AUTOSTARTDIR/focus-bridge.desktop starts it at your next login"
+    elif [ "$systemd" -eq 1 ]; then
+        say "    after the 'systemctl --user link' line above: systemctl --user enable --now focus-bridge.service"
+    elif [ "$autostart_found" -eq 1 ]; then
+        say "    without systemd, $autostart starts it at your next login"
         say "    (or add 'exec $BINDIR/focus-bridge' to your window manager's start-up)"
+    else
+        say "    it will not start by itself: run the 'ln' line for the autostart entry above,"
+        say "    or add 'exec $BINDIR/focus-bridge' to your window manager's start-up; now: $BINDIR/focus-bridge &"
     fi
     case ":$PATH:" in
         *":$BINDIR:"*) ;;
-        *) say "note: $BINDIR is not on your PATH; add it to use focusctl" ;;
+        *) say "note: $BINDIR is not on your PATH; add it to use focusctl (export PATH=$BINDIR:\$PATH)" ;;
     esac
-    if [ "$per_user" -eq 1 ] && [ -n "${XDG_DATA_HOME:-}" ] && [ "${XDG_DATA_HOME%/}" != "$DATADIR" ]; then
-        say "note: XDG_DATA_HOME is $XDG_DATA_HOME, not $DATADIR: the D-Bus activation file and the unit"
-        say "      are only found there; install with DATADIR=$XDG_DATA_HOME"
-    fi
     if [ "$per_user" -eq 1 ] && [ "$ZSHCOMPDIR" = "$DATADIR/zsh/site-functions" ]; then
         say "zsh: add 'fpath=($ZSHCOMPDIR \$fpath)' before compinit in ~/.zshrc for the completions"
     fi
+    [ "$missing" -eq 0 ] || say "(the folders searched are read from XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_DATA_DIRS and XDG_CONFIG_DIRS as set here)"
     say "then: focus-bridge --print-downstream shows which daemon it will put behind itself."
 }
 

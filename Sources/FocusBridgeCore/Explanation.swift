@@ -9,9 +9,7 @@ public enum Explanation {
         context.now = try request.moment(now: context.now, timeZone: timeZone)
         if let name = request.focus {
             guard let focus = context.settings.focus(named: name) else {
-                let known = context.settings.focuses.map(\.name)
-                let list = known.isEmpty ? " (the configuration defines none)." : " (known: \(known.joined(separator: ", ")))."
-                throw ExplainRequest.Invalid(description: "there is no Focus named \"\(name)\"" + list)
+                throw ExplainRequest.Invalid(description: FocusProfile.unknownSentence(name, known: context.settings.profiles))
             }
             context.activeFocus = focus
         }

@@ -23,7 +23,24 @@ public struct FocusProfile: Equatable, Sendable {
     public var previews: PreviewMode?
     public var schedule: [ScheduleEntry] = []
 
+    /// True for the built-in `dnd`, false for every profile of the configuration file.
+    public var isBuiltIn = false
+
     public init(name: String) { self.name = name }
+
+    public static let doNotDisturbName = "dnd"
+
+    /// The built-in Do Not Disturb, as Apple's: no app and no person breaks through, only
+    /// time-sensitive and critical notifications do (critical ones always do); no schedule.
+    /// A `[focus.dnd]` table in the configuration replaces it (`PolicySettings.profiles`).
+    public static let doNotDisturb: FocusProfile = {
+        var profile = FocusProfile(name: doNotDisturbName)
+        profile.apps = .allowOnly([])
+        profile.people = []
+        profile.timeSensitive = true
+        profile.isBuiltIn = true
+        return profile
+    }()
 
     public func allows(person: String) -> Bool {
         let lowered = person.lowercased()
@@ -45,4 +62,14 @@ public struct ScheduleEntry: Equatable, Sendable {
     }
 
     public var crossesMidnight: Bool { end <= start }
+}
+
+extension FocusProfile {
+    /// The refusal of an unknown Focus name: the names there are, and the closest one.
+    /// `there is no Focus named "wrok"; did you mean 'work'? (known: work, dnd).`
+    public static func unknownSentence(_ name: String, known profiles: [FocusProfile]) -> String {
+        let names = profiles.map(\.name)
+        return "there is no Focus named \"\(name)\"" + ClosestName.hint(name, among: names)
+            + " (known: \(names.joined(separator: ", ")))."
+    }
 }

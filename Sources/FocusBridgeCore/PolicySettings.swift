@@ -82,7 +82,16 @@ public struct PolicySettings: Equatable, Sendable {
         return apps.keys.contains { $0.lowercased() == lowered }
     }
 
+    /// The Focus profiles that can be on: the file's, in its order, then the built-in Do Not
+    /// Disturb (`FocusProfile.doNotDisturb`) unless the file has a `[focus.dnd]` of its own.
+    public var profiles: [FocusProfile] {
+        let dnd = FocusProfile.doNotDisturbName
+        return focuses.contains { $0.name.lowercased() == dnd } ? focuses : focuses + [.doNotDisturb]
+    }
+
+    /// The profile of this name (exact, else case-insensitive), the built-in `dnd` included.
     public func focus(named name: String) -> FocusProfile? {
-        focuses.first { $0.name == name } ?? focuses.first { $0.name.lowercased() == name.lowercased() }
+        let all = profiles
+        return all.first { $0.name == name } ?? all.first { $0.name.lowercased() == name.lowercased() }
     }
 }

@@ -263,10 +263,13 @@ public struct FocusListReport: Codable, Equatable, Sendable {
     public var timeSensitive: Bool
     public var previews: String?
     public var schedule: [Entry]
+    /// True for the built-in `dnd` (no `[focus.dnd]` in the file).
+    public var builtIn: Bool?
 
     enum CodingKeys: String, CodingKey {
         case name, active, apps, silence, people, previews, schedule
         case timeSensitive = "time-sensitive"
+        case builtIn = "built-in"
     }
 
     public init(_ profile: FocusProfile, active: Bool) {
@@ -281,6 +284,7 @@ public struct FocusListReport: Codable, Equatable, Sendable {
         previews = profile.previews?.rawValue
         schedule = profile.schedule.map { Entry(days: $0.days.sorted().map(\.name), start: $0.start.description,
                                                 end: $0.end.description) }
+        builtIn = profile.isBuiltIn
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -294,6 +298,7 @@ public struct FocusListReport: Codable, Equatable, Sendable {
         try container.encode(timeSensitive, forKey: .timeSensitive)
         try container.encode(previews, forKey: .previews)
         try container.encode(schedule, forKey: .schedule)
+        try container.encode(builtIn ?? false, forKey: .builtIn)
     }
 }
 
@@ -334,5 +339,51 @@ public struct SummaryReport: Codable, Equatable, Sendable {
         try container.encode(count, forKey: .count)
         try container.encode(digest, forKey: .digest)
         try container.encode(items, forKey: .items)
+    }
+}
+
+/// What `FocusOn` and `FocusOff` answer: the status after the change (its keys, at the top
+/// level) and `ended`, the Focus the change ended with what became of what it held, or null.
+public struct FocusChangeReport: Codable, Equatable, Sendable {
+    public struct Ended: Codable, Equatable, Sendable {
+        public var name: String
+        /// How many notifications it held when it ended.
+        public var held: Int
+        /// What became of them: `digest`, `replay` or `none` (the `after-focus` key).
+        public var afterFocus: String
+
+        enum CodingKeys: String, CodingKey {
+            case name, held
+            case afterFocus = "after-focus"
+        }
+
+        public init(name: String, held: Int, afterFocus: String) {
+            self.name = name
+            self.held = held
+            self.afterFocus = afterFocus
+        }
+    }
+
+    public var status: StatusReport
+    public var ended: Ended?
+
+    enum CodingKeys: String, CodingKey {
+        case ended
+    }
+
+    public init(status: StatusReport, ended: Ended?) {
+        self.status = status
+        self.ended = ended
+    }
+
+    public init(from decoder: Decoder) throws {
+        status = try StatusReport(from: decoder)
+        ended = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(Ended.self, forKey: .ended)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        try status.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(ended, forKey: .ended)
     }
 }

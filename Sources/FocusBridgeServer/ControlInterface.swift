@@ -83,12 +83,14 @@ final class ControlInterface {
             // 0 means no duration; anything else must be a sane one (NaN, inf, negative refused).
             let seconds = arguments.child(1).double ?? 0
             let until = arguments.child(2).string ?? ""
-            _ = try focus.turnOn(arguments.child(0).string ?? "", duration: seconds == 0 ? nil : seconds,
-                                 until: until.isEmpty ? nil : until)
-            call.reply(.tuple([.string(JSONText.encode(status()))]))
+            let ended = try focusChange {
+                _ = try focus.turnOn(arguments.child(0).string ?? "", duration: seconds == 0 ? nil : seconds,
+                                     until: until.isEmpty ? nil : until)
+            }
+            call.reply(.tuple([.string(JSONText.encode(FocusChangeReport(status: status(), ended: ended)))]))
         case "FocusOff":
-            focus.turnOff()
-            call.reply(.tuple([.string(JSONText.encode(status()))]))
+            let ended = try focusChange { focus.turnOff() }
+            call.reply(.tuple([.string(JSONText.encode(FocusChangeReport(status: status(), ended: ended)))]))
         case "FocusList":
             call.reply(.tuple([.string(JSONText.encode(focusList()))]))
         case "Summary":
@@ -125,7 +127,19 @@ final class ControlInterface {
     }
 
     private func focusList() -> [FocusListReport] {
-        bridge.settings.focuses.map { FocusListReport($0, active: bridge.activeFocus?.name == $0.name) }
+        bridge.settings.profiles.map { FocusListReport($0, active: bridge.activeFocus?.name == $0.name) }
+    }
+
+    /// Makes a change of the Focus; returns the Focus it ended, if any, with how many
+    /// notifications that Focus held (counted before, delivered by the bridge as it ends).
+    private func focusChange(_ change: () throws -> Void) throws -> FocusChangeReport.Ended? {
+        let before = bridge.activeFocus
+        let held = before.map { active in
+            bridge.waiting(.heldFocus).filter { $0.reason == .focus(active.name) }.count
+        } ?? 0
+        try change()
+        guard let before, bridge.activeFocus?.name != before.name else { return nil }
+        return .init(name: before.name, held: held, afterFocus: bridge.settings.general.afterFocus.rawValue)
     }
 
     private func summary() -> SummaryReport {

@@ -51,7 +51,7 @@ final class FocusController {
         return manual
     }
 
-    private var engine: FocusEngine { FocusEngine(focuses: bridge.settings.focuses, timeZone: timeZone) }
+    private var engine: FocusEngine { FocusEngine(focuses: bridge.settings.profiles, timeZone: timeZone) }
     private var summary: SummarySchedule { SummarySchedule(times: bridge.settings.summaryTimes, timeZone: timeZone) }
 
     var active: ActiveFocus? { bridge.activeFocus }
@@ -123,9 +123,7 @@ final class FocusController {
     /// `focusctl focus on NAME [--for D] [--until T]`.
     func turnOn(_ name: String, duration: TimeInterval?, until: String?) throws -> ActiveFocus {
         guard let focus = bridge.settings.focus(named: name) else {
-            let known = bridge.settings.focuses.map(\.name)
-            let list = known.isEmpty ? "; the configuration defines none." : " (known: \(known.joined(separator: ", ")))."
-            throw Refused(description: "there is no Focus named \"\(name)\"" + list)
+            throw Refused(description: FocusProfile.unknownSentence(name, known: bridge.settings.profiles))
         }
         if let duration, !TimeBounds.isAcceptableDuration(duration) {
             throw Refused(description: Self.durationSentence)

@@ -6,7 +6,13 @@ import Foundation
 /// The connection to the running bridge's control interface, with focusctl's exit codes:
 /// 2 when no bridge is running, 1 when it refuses.
 struct ControlClient {
-    static let notRunning = "focusctl: focus-bridge is not running on this session bus (start it with 'focus-bridge' or 'make run')."
+    /// The one line of exit 2, naming the installed way to start it: the user unit when one of
+    /// systemd's user unit folders has it, else the program itself.
+    static var notRunning: String {
+        let folders = StartAdvice.userUnitFolders(ProcessInfo.processInfo.environment)
+        let installed = folders.contains { FileManager.default.fileExists(atPath: $0 + "/" + StartAdvice.unitName) }
+        return StartAdvice.notRunning(unitInstalled: installed)
+    }
 
     let bus: BusConnection
 

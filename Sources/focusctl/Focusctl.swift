@@ -9,12 +9,37 @@ struct Focusctl: ParsableCommand {
         commandName: "focusctl",
         abstract: "Control and inspect FocusBridge.",
         version: focusBridgeVersion,
-        subcommands: [StatusCommand.self, FocusCommand.self, SilentCommand.self, SummaryCommand.self, HistoryCommand.self,
+        subcommands: [StatusCommand.self, FocusCommand.self, DndCommand.self, SilentCommand.self, SummaryCommand.self, HistoryCommand.self,
                       ExplainCommand.self, CheckConfigCommand.self, ReloadCommand.self, WatchCommand.self])
 
     /// A child started by `ParserGuard` parses and exits here, before the command line is read.
     static func main() {
         ParserGuard.enable()
+        if let message = misspelt(Array(CommandLine.arguments.dropFirst())) {
+            ControlClient.fail(message, code: ExitCode.validationFailure.rawValue)
+        }
         main(nil)
+    }
+
+    /// "focusctl: unknown command 'stauts'; did you mean 'status'?" for a command word that is
+    /// none of focusctl's (or of `focus`, `dnd`, `summary`), before the parser's longer answer.
+    static func misspelt(_ arguments: [String]) -> String? {
+        var command: ParsableCommand.Type = Focusctl.self
+        var path = ["focusctl"]
+        for word in arguments {
+            let children = command.configuration.subcommands
+            guard !children.isEmpty, !word.hasPrefix("-") else { return nil }
+            let names = children.map { $0._commandName } + ["help"]
+            guard let child = children.first(where: { $0._commandName == word }) else {
+                if names.contains(word) { return nil }
+                // summary's default subcommand (show) takes no word: anything else is misspelt.
+                let suggestion = ClosestName.to(word, among: names)
+                return "\(path.joined(separator: " ")): unknown command '\(word)'"
+                    + (suggestion.map { "; did you mean '\($0)'?" } ?? "; \(path.joined(separator: " ")) --help lists them.")
+            }
+            command = child
+            path.append(word)
+        }
+        return nil
     }
 }

@@ -9,17 +9,21 @@ struct HistoryCommand: ParsableCommand {
     @Flag(help: "Print a JSON array.")
     var json = false
 
-    @Option(help: ArgumentHelp("At most this many (default 50).", valueName: "n"))
-    var limit: UInt32 = 50
+    /// Read as text (and any text taken, "-1" too), so a bad number gets one sentence.
+    @Option(parsing: .unconditional, help: ArgumentHelp("At most this many, 1 to 1000 (default: 50).", valueName: "n"))
+    var limit: String?
 
     @Option(help: ArgumentHelp("Only this application's (desktop entry or app name, any case).", valueName: "app"))
     var app: String = ""
 
-    func validate() throws {
-        if limit == 0 { throw ValidationError("--limit must be at least 1.") }
-    }
-
     func run() throws {
+        var limit: UInt32 = 50
+        if let text = self.limit {
+            guard let value = Int(text), value >= 1 else {
+                ControlClient.fail("focusctl: --limit takes a whole number of 1 or more, not \"\(text)\".", code: 1)
+            }
+            limit = UInt32(min(value, Int(UInt32.max)))
+        }
         if limit > HistoryReport.maxEntries {
             FileHandle.standardError.write(Data("focusctl: --limit \(limit) is more than the \(HistoryReport.maxEntries) the daemon lists at once; showing at most \(HistoryReport.maxEntries).\n".utf8))
         }

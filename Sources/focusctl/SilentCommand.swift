@@ -2,28 +2,37 @@ import ArgumentParser
 import FocusBridgeCore
 import FocusBridgeDBus
 
-/// `focusctl silent on|off|toggle`: the Ring/Silent switch.
+/// `focusctl silent [on|off|toggle]`: the Ring/Silent switch.
 struct SilentCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "silent",
-                                                    abstract: "Silent mode: no sound for anything but critical notifications.")
+    static let configuration = CommandConfiguration(
+        commandName: "silent",
+        abstract: "Silent mode, the Ring/Silent switch: sounds off (but critical); everything is still shown.",
+        discussion: "Without an argument, prints whether it is on. To hold notifications back, use focusctl dnd.")
 
     enum Switch: String, ExpressibleByArgument, CaseIterable {
         case on, off, toggle
     }
 
-    @Argument(help: "on, off or toggle.")
-    var state: Switch
+    @Argument(help: "Turn it on or off, or toggle it; without it, show the state.")
+    var state: Switch?
+
+    @Flag(help: "Print {\"silent\": true|false} (the state after the change).")
+    var json = false
 
     func run() throws {
         let client = ControlClient()
         let on: Bool
         switch state {
-        case .on: on = true
-        case .off: on = false
-        case .toggle:
+        case nil:
+            on = client.report(StatusReport.self, "Status").value.silent
+        case .on?: on = true
+        case .off?: on = false
+        case .toggle?:
             on = !client.report(StatusReport.self, "Status").value.silent
         }
-        client.call("SetSilent", .tuple([.bool(on)]))
-        print("Silent mode \(on ? "on" : "off").")
+        if state != nil { client.call("SetSilent", .tuple([.bool(on)])) }
+        if json { return print(JSONText.encode(["silent": on])) }
+        print(on ? "Silent mode is on: no notification makes a sound but critical ones."
+                 : "Silent mode is off: notifications make their sounds.")
     }
 }

@@ -29,11 +29,17 @@ struct SummaryCommand: ParsableCommand {
     }
 
     struct Deliver: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "deliver", abstract: "Deliver the summary now.")
+        static let configuration = CommandConfiguration(commandName: "deliver",
+                                                        abstract: "Deliver the summary now and say how many it held.")
+
+        @Flag(help: "Print {\"delivered\": N}.")
+        var json = false
 
         func run() throws {
             let count = ControlClient().call("DeliverSummary", replyType: "(u)").child(0).uint32 ?? 0
-            print(count == 0 ? "Nothing is held for the summary." : "Summary delivered (\(count) notification\(count == 1 ? "" : "s")).")
+            if json { return print(JSONText.encode(["delivered": count])) }
+            print(count == 0 ? "Nothing was held for the summary; nothing was delivered."
+                  : "Summary delivered: \(count) notification\(count == 1 ? "" : "s") in one notification.")
         }
     }
 }

@@ -10,6 +10,7 @@ stay true as commands and keys are added.
 
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import tempfile
@@ -456,3 +457,83 @@ def test_introspection_xml_is_what_the_bridge_answers(xml_file, name, path, brid
     documented = node_signatures((ROOT / "dbus" / xml_file).read_text(encoding="utf-8"))
     for interface, shape in documented.items():
         assert answered.get(interface) == shape, f"{interface}: the bridge answers {answered.get(interface)}"
+
+
+# --------------------------------------------------------------------------- README samples
+def readme_tour():
+    """The `$ ` commands of the sh blocks of README's tour, in order, each with the output
+    lines the README shows under it ("…" ends a sample that shows only its first lines) and
+    whether the tour has written its config file by then; and that config file."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    tour = re.search(r"^## A five-minute tour\n(.*?)(?=^## )", readme, re.S | re.M).group(1)
+    config = re.search(r"```toml\n(.*?)```", tour, re.S)
+    steps = []
+    for block in re.finditer(r"^( *)```sh\n(.*?)^ *```", tour, re.S | re.M):
+        indent, body = len(block.group(1)), block.group(2)
+        for line in body.splitlines():
+            line = line[indent:]
+            if line.startswith("$ "):
+                steps.append((line[2:], [], block.start() > config.start()))
+            elif line.strip() and steps:
+                steps[-1][1].append(line)
+    return steps, config.group(1)
+
+
+def sample_pattern(line):
+    """A README output line as a regex: numbers are any numbers, a time may be another day's."""
+    pattern = re.sub(r"\d+", r"\\d+", re.escape(line))
+    return pattern.replace(r"\d+:\d+", r"(?:[A-Z][a-z]{2} )?\d+:\d+")
+
+
+def status_rows(lines):
+    rows = []
+    for line in lines:
+        match = re.match(r"(\S+(?: \S+)*?)( {2,})(.*)$", line)
+        assert match, "not a status row: %r" % line
+        rows.append((match.group(1), len(match.group(1)) + len(match.group(2)), match.group(3)))
+    return rows
+
+
+def test_readme_tour_samples_are_what_focusctl_prints(bridge_factory, bus, tmp_path):
+    """The tour's commands, run as typed against a real bridge in log mode (the tour's config
+    file written where the tour writes it): every output line the README shows is what
+    focusctl prints, numbers and times aside; `status` has the same rows, in the same order
+    and columns, and the same Focus and silent mode."""
+    from conftest import session_env
+    steps, config = readme_tour()
+    assert [c for c, _, _ in steps][:1] == ["focusctl status"], steps
+    assert any(out for c, out, _ in steps if c.startswith("focusctl focus off")), "the tour shows no focus off"
+    config_file = tmp_path / "config" / "focus-bridge" / "config.toml"
+    bridge_factory("log")
+    env = session_env(bus.address, XDG_CONFIG_HOME=tmp_path / "config")
+    focusctl = built("focusctl")
+    compared = 0
+    for command, shown, after_config in steps:
+        if after_config and not config_file.exists():
+            config_file.parent.mkdir(parents=True, exist_ok=True)
+            config_file.write_text(config, encoding="utf-8")
+        argv = shlex.split(command, comments=True)
+        if argv[0] not in ("focusctl", "notify-send"):
+            continue
+        argv[0] = focusctl if argv[0] == "focusctl" else argv[0]
+        result = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=30)
+        assert result.returncode == 0, "%s: exit %d, %s" % (command, result.returncode, result.stderr)
+        if not shown:
+            continue
+        compared += 1
+        real = result.stdout.splitlines()
+        if command == "focusctl status":
+            sample = [line for line in shown if line.strip() != "…"]
+            want, got = status_rows(sample), status_rows(real)
+            assert [r[0] for r in got[:len(want)]] == [r[0] for r in want], (sample, real)
+            assert {r[1] for r in want} == {r[1] for r in got}, "the columns differ:\n%s\n%s" % (
+                "\n".join(sample), "\n".join(real))
+            for (label, _, value), (_, _, real_value) in zip(want, got):
+                if label in ("Focus", "Silent"):
+                    assert value == real_value, (label, value, real_value)
+            continue
+        assert len(real) == len(shown), (command, shown, real)
+        for line, output in zip(shown, real):
+            assert re.fullmatch(sample_pattern(line), output), "%s: README shows %r, focusctl printed %r" % (
+                command, line, output)
+    assert config_file.exists() and compared >= 3

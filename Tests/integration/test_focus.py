@@ -136,7 +136,7 @@ def test_focus_off_delivers_a_digest(focus_bridge, fake_daemon, client, focusctl
     assert_not_forwarded(fake_daemon, marker, "Order shipped", "New episode")
     assert status(focusctl)["counts"]["held-focus"] == 2
     r = fc_ok(focusctl, "focus", "off")
-    assert "No Focus" in r.stdout, r.stdout
+    assert r.stdout == "work is off; 2 held notifications were delivered in a digest.\n", r.stdout
     rec = fake_daemon.wait_notify("While work was on")
     lines = assert_digest_shape(rec, "While work was on")
     assert sorted(lines) == ["Podcasts — New episode", "Shop — Order shipped"], rec["body"]
@@ -263,7 +263,8 @@ time-sensitive = false
 previews = "never"
 """ % (off_start, off_end))
     rows = {f["name"]: f for f in fc_json(focusctl, "focus", "list", "--json")}
-    assert set(rows) == {"work", "gaming"}
+    assert set(rows) == {"work", "gaming", "dnd"}     # dnd: built in (test_focusctl.py)
+    assert [rows[n]["built-in"] for n in ("work", "gaming", "dnd")] == [False, False, True]
     work, gaming = rows["work"], rows["gaming"]
     assert work["apps"] == ["Mail", "Slack"] and "silence" not in work
     assert work["people"] == ["Team Lead"] and work["time-sensitive"] is True and work["previews"] is None

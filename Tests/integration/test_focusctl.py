@@ -1,9 +1,15 @@
-"""focusctl against a running bridge (INTERFACES.md, "Control interface" and "focusctl")."""
+"""focusctl against a running bridge (INTERFACES.md, "Control interface" and "focusctl"),
+run as a person types it: what each command says, compared with focusctl(1)."""
 
 import json
+import re
+import subprocess
 from datetime import datetime
+from pathlib import Path
 
-from conftest import wait_connected, wait_until
+from conftest import FOCUSCTL_BIN, session_env, wait_connected, wait_until
+from focus_support import config, focus_bridge, marker  # noqa: F401  (fixtures)
+from focus_support import assert_not_forwarded, byte, decisions, far_time, fc_ok
 
 TEST_TIMEOUT = 30
 
@@ -91,3 +97,207 @@ def test_no_bridge_exit_2_one_line(bus, focusctl):
         assert len(lines) == 1, "expected one line on stderr, got %r" % r.stderr
         assert lines[0].startswith("focusctl:") and "not running" in lines[0], lines[0]
         assert r.stdout == ""
+
+
+# --------------------------------------------------------------------------- issue 18
+WORK = """
+[focus.work]
+apps = ["Mail"]
+"""
+
+UNTIL = r"(?:[A-Z][a-z]{2} )?\d\d:\d\d"   # LocalTime: 17:30 today, Mon 08:00 another day
+
+
+def one_line(r):
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1, "expected one line on stderr, got %r" % r.stderr
+    return lines[0]
+
+
+def test_focus_on_and_off_say_what_they_did(focus_bridge, fake_daemon, client, focusctl, marker):
+    focus_bridge(WORK)
+    r = fc_ok(focusctl, "focus", "on", "work", "--for", "30m")
+    assert re.fullmatch(r"work is on until %s\.\n" % UNTIL, r.stdout), r.stdout
+    for i in range(3):
+        client.notify("held %d" % i, app="Shop")
+    assert_not_forwarded(fake_daemon, marker, "held 0", "held 1", "held 2")
+    r = fc_ok(focusctl, "focus", "off")
+    assert r.stdout == "work is off; 3 held notifications were delivered in a digest.\n", r.stdout
+    fake_daemon.wait_notify("While work was on")
+    r = fc_ok(focusctl, "focus", "off")
+    assert r.stdout == "No Focus was on.\n", r.stdout
+
+    # --json: the status keys and "ended" (focusctl(1), JSON OUTPUT, focus on, focus off)
+    on = json.loads(fc_ok(focusctl, "focus", "on", "work", "--json").stdout)
+    assert on["ended"] is None and on["focus"]["name"] == "work" and on["focus"]["until"] is None, on
+    assert {"version", "silent", "downstream", "counts"} <= set(on), sorted(on)
+    client.notify("one more", app="Shop")
+    wait_until(lambda: json.loads(fc_ok(focusctl, "status", "--json").stdout)["counts"]["held-focus"] == 1, 5)
+    off = json.loads(fc_ok(focusctl, "focus", "off", "--json").stdout)
+    assert off["ended"] == {"name": "work", "held": 1, "after-focus": "digest"}, off
+    assert off["focus"] is None
+    off = json.loads(fc_ok(focusctl, "focus", "off", "--json").stdout)
+    assert off["ended"] is None
+
+
+def test_focus_off_with_replay_and_none(focus_bridge, client, focusctl, fake_daemon, marker):
+    focus_bridge(WORK + '\n[general]\nafter-focus = "replay"\n')
+    fc_ok(focusctl, "focus", "on", "work")
+    client.notify("replayed", app="Shop")
+    assert_not_forwarded(fake_daemon, marker, "replayed")
+    assert fc_ok(focusctl, "focus", "off").stdout == "work is off; 1 held notification was delivered again, one by one.\n"
+    fake_daemon.wait_notify("replayed")
+    fc_ok(focusctl, "focus", "on", "work")
+    assert fc_ok(focusctl, "focus", "off").stdout == "work is off; it held no notifications.\n"
+
+
+def test_switching_focus_says_what_the_first_held(focus_bridge, client, focusctl, fake_daemon, marker):
+    focus_bridge(WORK)
+    fc_ok(focusctl, "focus", "on", "work")
+    client.notify("kept for work", app="Shop")
+    assert_not_forwarded(fake_daemon, marker, "kept for work")
+    r = fc_ok(focusctl, "dnd", "on", "--for", "1h")
+    lines = r.stdout.splitlines()
+    assert lines[0] == "work is off; 1 held notification was delivered in a digest.", r.stdout
+    assert re.fullmatch(r"dnd is on until %s\." % UNTIL, lines[1]), r.stdout
+
+
+def test_silent_says_the_state(bridge, focusctl):
+    r = fc_ok(focusctl, "silent")
+    assert r.stdout == "Silent mode is off: notifications make their sounds.\n", r.stdout
+    assert json.loads(fc_ok(focusctl, "silent", "--json").stdout) == {"silent": False}
+    r = fc_ok(focusctl, "silent", "on")
+    assert r.stdout == "Silent mode is on: no notification makes a sound but critical ones.\n", r.stdout
+    assert json.loads(fc_ok(focusctl, "silent", "--json").stdout) == {"silent": True}
+    assert json.loads(fc_ok(focusctl, "silent", "toggle", "--json").stdout) == {"silent": False}
+    assert fc_ok(focusctl, "silent").stdout.startswith("Silent mode is off")
+
+
+def test_summary_deliver_says_how_many(focus_bridge, client, focusctl, fake_daemon):
+    focus_bridge('[summary]\ntimes = ["%s"]\n[apps."news"]\ndelivery = "summary"\n' % far_time())
+    for i in range(2):
+        client.notify("story %d" % i, app="news")
+    wait_until(lambda: json.loads(fc_ok(focusctl, "status", "--json").stdout)["counts"]["held-summary"] == 2, 5)
+    r = fc_ok(focusctl, "summary", "deliver")
+    assert r.stdout == "Summary delivered: 2 notifications in one notification.\n", r.stdout
+    r = fc_ok(focusctl, "summary", "deliver")
+    assert r.stdout == "Nothing was held for the summary; nothing was delivered.\n", r.stdout
+    assert json.loads(fc_ok(focusctl, "summary", "deliver", "--json").stdout) == {"delivered": 0}
+
+
+def test_reload_says_it_reloaded(focus_bridge, focusctl):
+    focus_bridge(WORK)
+    r = fc_ok(focusctl, "reload")
+    assert r.stdout == "Configuration reloaded; Focus profiles: work, dnd (built in).\n", r.stdout
+    assert json.loads(fc_ok(focusctl, "reload", "--json").stdout) == {"reloaded": True, "focuses": ["work", "dnd"]}
+
+
+# --------------------------------------------------------------------------- dnd
+def test_dnd_holds_everything_below_time_sensitive(focus_bridge, client, focusctl, fake_daemon, marker):
+    focus_bridge(WORK)
+    rows = {f["name"]: f for f in json.loads(fc_ok(focusctl, "focus", "list", "--json").stdout)}
+    dnd = rows["dnd"]
+    assert dnd["built-in"] is True and dnd["apps"] == [] and dnd["people"] == [] and dnd["time-sensitive"] is True, dnd
+    assert "dnd" in fc_ok(focusctl, "focus", "list").stdout
+
+    r = fc_ok(focusctl, "dnd", "on", "--until", "23:59")
+    assert re.fullmatch(r"dnd is on until %s\.\n" % UNTIL, r.stdout), r.stdout
+    mail = client.notify("mail in dnd", app="Mail")            # allowed by work, not by dnd
+    shop = client.notify("shop in dnd", app="Shop")
+    urgent = client.notify("urgent in dnd", app="Shop", hints={"urgency": byte(2)})   # time-sensitive
+    fake_daemon.wait_notify("urgent in dnd")
+    marker()                                                   # critical
+    assert_not_forwarded(fake_daemon, marker, "mail in dnd", "shop in dnd")
+    assert decisions(focusctl, [mail, shop, urgent]) == {mail: "held-focus", shop: "held-focus", urgent: "delivered"}
+
+    r = fc_ok(focusctl, "dnd", "off")
+    assert r.stdout == "dnd is off; 2 held notifications were delivered in a digest.\n", r.stdout
+    fc_ok(focusctl, "focus", "on", "work")
+    r = fc_ok(focusctl, "dnd", "off")
+    assert r.stdout == "Do Not Disturb was not on (work is on; focusctl focus off ends it).\n", r.stdout
+    assert json.loads(fc_ok(focusctl, "status", "--json").stdout)["focus"]["name"] == "work"
+
+
+def test_a_dnd_table_replaces_the_built_in(focus_bridge, client, focusctl, fake_daemon, marker):
+    focus_bridge('[focus.dnd]\napps = ["Shop"]\n')
+    (dnd,) = [f for f in json.loads(fc_ok(focusctl, "focus", "list", "--json").stdout) if f["name"] == "dnd"]
+    assert dnd["built-in"] is False and dnd["apps"] == ["Shop"], dnd
+    fc_ok(focusctl, "dnd", "on")
+    client.notify("shop allowed", app="Shop")
+    fake_daemon.wait_notify("shop allowed")
+
+
+# --------------------------------------------------------------------------- mistakes
+def test_misspelt_command_gets_a_suggestion(bus, focusctl):
+    for args, line in [(["stauts"], "focusctl: unknown command 'stauts'; did you mean 'status'?"),
+                       (["focus", "onn", "work"], "focusctl focus: unknown command 'onn'; did you mean 'on'?"),
+                       (["summary", "delivr"], "focusctl summary: unknown command 'delivr'; did you mean 'deliver'?"),
+                       (["xyzzy"], "focusctl: unknown command 'xyzzy'; focusctl --help lists them.")]:
+        r = focusctl(*args)
+        assert r.returncode == 64 and r.stdout == "", (args, r.returncode, r.stdout)
+        assert one_line(r) == line
+
+
+def test_misspelt_focus_gets_the_closest_name(focus_bridge, focusctl):
+    focus_bridge(WORK)
+    r = focusctl("focus", "on", "wrok")
+    assert r.returncode == 1, r
+    assert one_line(r) == 'there is no Focus named "wrok"; did you mean \'work\'? (known: work, dnd).'
+    r = focusctl("explain", "--app", "Shop", "--focus", "wrok")
+    assert r.returncode == 1 and "did you mean 'work'?" in r.stderr, r.stderr
+
+
+def test_bad_numbers_get_one_sentence(bridge, focusctl):
+    for value in ["-1", "0", "abc", "1.5"]:
+        r = focusctl("history", "--limit", value)
+        assert r.returncode == 1, (value, r.returncode, r.stderr)
+        assert one_line(r) == 'focusctl: --limit takes a whole number of 1 or more, not "%s".' % value
+    assert fc_ok(focusctl, "history", "--limit", "3").returncode == 0
+    for args, line in [(["focus", "on", "work", "--for", "-5m"],
+                        'focusctl: --for takes a duration such as 90m, 1h30m or 2h, not "-5m".'),
+                       (["dnd", "on", "--until", "-1"], 'focusctl: --until takes a time of day as HH:MM, not "-1".')]:
+        r = focusctl(*args)
+        assert r.returncode == 1 and one_line(r) == line, (args, r.returncode, r.stderr)
+
+
+def help_paths(path=()):
+    out = subprocess.run([FOCUSCTL_BIN, *path, "--help"], capture_output=True, text=True, timeout=30).stdout
+    yield path, out
+    section = re.search(r"^SUBCOMMANDS:\n(.*?)(?:\n\n|\Z)", out, re.S | re.M)
+    for name in re.findall(r"^  ([a-z][a-z-]*)", section.group(1), re.M) if section else []:
+        if name != "help":
+            yield from help_paths(path + (name,))
+
+
+def test_help_says_each_default_once():
+    seen = 0
+    for path, out in help_paths():
+        seen += 1
+        for line in re.split(r"\n(?=  -|  [a-z])", out):
+            assert len(re.findall(r"\(default", line)) <= 1, "%s: %s" % (" ".join(path), line)
+    assert seen > 10
+    silent = subprocess.run([FOCUSCTL_BIN, "silent", "--help"], capture_output=True, text=True).stdout
+    dnd = subprocess.run([FOCUSCTL_BIN, "dnd", "--help"], capture_output=True, text=True).stdout
+    assert "Ring/Silent" in silent and "sounds off" in silent
+    assert "nothing below time-sensitive" in dnd
+
+
+def test_not_running_names_the_installed_way_to_start(bus, tmp_path):
+    home = tmp_path / "home"
+    env = session_env(bus.address, HOME=home, XDG_DATA_DIRS=tmp_path / "none")
+    for key in ("XDG_CONFIG_HOME", "XDG_DATA_HOME"):
+        env.pop(key, None)
+    system_unit = [p for p in ("/etc/systemd/user", "/usr/local/lib/systemd/user", "/usr/lib/systemd/user",
+                               "/lib/systemd/user") if Path(p, "focus-bridge.service").exists()]
+    r = subprocess.run([FOCUSCTL_BIN, "status"], env=env, capture_output=True, text=True, timeout=15)
+    assert r.returncode == 2
+    if not system_unit:
+        assert one_line(r) == "focusctl: focus-bridge is not running on this session bus (start it with 'focus-bridge &')."
+    unit = home / ".local/share/systemd/user/focus-bridge.service"
+    unit.parent.mkdir(parents=True)
+    unit.write_text("[Unit]\n")
+    r = subprocess.run([FOCUSCTL_BIN, "status"], env=env, capture_output=True, text=True, timeout=15)
+    assert r.returncode == 2
+    assert one_line(r) == ("focusctl: focus-bridge is not running on this session bus "
+                           "(start it with 'systemctl --user start focus-bridge').")
+    assert "make run" not in r.stderr

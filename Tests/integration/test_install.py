@@ -193,3 +193,52 @@ def test_install_refuses_missing_binaries(tmp_path):
     assert r.returncode != 0
     assert "focus-bridge is not built" in r.stderr
     assert not destdir.exists() or tree(destdir) == set()
+
+
+def test_install_to_another_prefix_says_what_the_session_will_not_find(built, tmp_path):
+    """PREFIX neither in $HOME nor /usr/local or /usr: no session reads its unit, activation or
+    autostart folders; make install says so for each, with the line that makes it found, and
+    never that it starts at the next login."""
+    home = tmp_path / "home"
+    home.mkdir()
+    prefix = tmp_path / "opt" / "fb"
+    env = clean_env(HOME=str(home), PATH="/usr/bin:/bin")
+    for key in ("XDG_DATA_DIRS", "XDG_CONFIG_DIRS", "XDG_RUNTIME_DIR"):
+        env.pop(key, None)
+    result = make("install", "PREFIX=%s" % prefix, "BUILT=%s" % built, "STRIP=", env=env)
+    said = result.stderr
+    unit = "%s/lib/systemd/user/focus-bridge.service" % prefix
+    activation = "%s/share/dbus-1/services/org.freedesktop.Notifications.service" % prefix
+    autostart = "%s/etc/xdg/autostart/focus-bridge.desktop" % prefix
+    for path in (unit, activation, autostart):
+        assert Path(path).is_file(), path
+        assert "not found: %s" % path in said, said
+    assert "systemctl --user link %s" % unit in said
+    assert "ln -sf %s %s/.local/share/dbus-1/services/" % (activation, home) in said
+    assert "ln -sf %s %s/.config/autostart/" % (autostart, home) in said
+    assert "next login" not in said
+    if not Path("/run/systemd/system").is_dir():
+        assert "it will not start by itself" in said, said
+    assert "%s/bin is not on your PATH" % prefix in said
+
+    # The lines it gives do make them found: then a second install says "found".
+    (home / ".local/share/dbus-1/services").mkdir(parents=True)
+    (home / ".local/share/dbus-1/services/org.freedesktop.Notifications.service").symlink_to(activation)
+    (home / ".config/autostart").mkdir(parents=True)
+    (home / ".config/autostart/focus-bridge.desktop").symlink_to(autostart)
+    # (the symlinks' own folders are what the session reads; a per-user install there is "found")
+    result = make("install", "PREFIX=%s/.local" % home, "BUILT=%s" % built, "STRIP=", env=env)
+    assert "not found" not in result.stderr, result.stderr
+    if not Path("/run/systemd/system").is_dir():
+        assert "starts it at your next login" in result.stderr
+    make("uninstall", "PREFIX=%s/.local" % home, env=env)
+    make("uninstall", "PREFIX=%s" % prefix, env=env)
+
+
+def test_make_help_lists_every_target():
+    result = make("help", env=clean_env())
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    phony = re.search(r"^\.PHONY: (.*)$", makefile, re.M).group(1).split()
+    listed = re.findall(r"^make ([a-z-]+) ", result.stdout, re.M)
+    assert sorted(set(phony) - {"all"}) == sorted(listed), result.stdout
+    assert all(len(line) <= 100 for line in result.stdout.splitlines())
