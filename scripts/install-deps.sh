@@ -54,6 +54,30 @@ desktop_packages=(
 )
 packages+=("${desktop_packages[@]}")
 
+# Interop (issue 11, items 6 and 7): every real daemon behind the bridge, a screen for each and
+# the tools that look at it and click on it (Tests/integration/test_interop.py; a daemon that is
+# missing is skipped). Some are in the lists above too: this group stands on its own.
+interop_packages=(
+    dunst               # X11
+    mako-notifier       # mako, makoctl (Wayland)
+    sway-notification-center  # swaync, swaync-client (Wayland)
+    xfce4-notifyd       # X11
+    notification-daemon # X11
+    lxqt-notificationd  # X11
+    sway                # a headless compositor for mako and swaync (run as nobody)
+    grim                # Wayland screenshots
+    libwayland-dev      # building ../shared/tools/vclick (clicks on sway)
+    libwayland-bin      # wayland-scanner, for the same
+    gcc                 # the same
+    libc6-dev           # the same
+    xvfb                # the X11 daemons' screen
+    xdotool             # X11 clicks
+    imagemagick         # import -window root: X11 screenshots
+    xfconf              # xfconfd and xfconf-query: xfce4-notifyd's Do Not Disturb
+    dconf-service       # the session's dconf: swaync's Do Not Disturb
+)
+packages+=("${interop_packages[@]}")
+
 missing=()
 for pkg in "${packages[@]}"; do
     status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)

@@ -321,6 +321,7 @@ class Daemon:
     dnd: str = None  # how its own DND is switched; None: it has none
     dnd_xfail: str = None  # reason the DND check cannot pass yet
     close_xfail: str = None  # reason the popup stays drawn after CloseNotification
+    no_dnd: str = None  # why there is no DND check (dnd None)
 
 
 DAEMONS = [
@@ -328,7 +329,7 @@ DAEMONS = [
     Daemon("mako", "mako-notifier", "mako", "wayland", "popup-default", dnd="makoctl mode -a do-not-disturb"),
     Daemon("swaync", "sway-notification-center", "swaync", "wayland", "button", dnd="swaync-client -dn",
            dnd_xfail="swaync keeps Do Not Disturb in GSettings (dconf, ca.desrt.dconf), which the "
-                     "daemon's private bus cannot reach: swaync-client -dn answers but DND stays off "
+                     "daemon's private bus cannot reach: swaync-client -dn answers false and DND stays off "
                      "until the session-services relay (issue 11, branch issue11-relay) is merged"),
     Daemon("xfce4-notifyd", "xfce4-notifyd", "/usr/lib/x86_64-linux-gnu/xfce4/notifyd/xfce4-notifyd", "x11",
            "button", dnd="xfconf-query -c xfce4-notifyd -p /do-not-disturb -s true",
@@ -339,8 +340,11 @@ DAEMONS = [
            "x11", "button",
            close_xfail="notification-daemon 3.20 answers CloseNotification and emits "
                        "NotificationClosed(id, 3) but leaves the popup drawn (under Xvfb without a "
-                       "window manager), also when no bridge is in between"),
-    Daemon("lxqt-notificationd", "lxqt-notificationd", "lxqt-notificationd", "x11", "button"),
+                       "window manager), also when no bridge is in between",
+           no_dnd="notification-daemon has no Do Not Disturb"),
+    Daemon("lxqt-notificationd", "lxqt-notificationd", "lxqt-notificationd", "x11", "button",
+           no_dnd="lxqt-notificationd's Do Not Disturb has no command-line switch (only the "
+                  "lxqt-config-notificationd dialog and the LXQt panel)"),
 ]
 
 
