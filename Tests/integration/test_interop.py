@@ -16,6 +16,7 @@ as PNG files in its tmp folder. Helpers: interop_support.py.
 """
 
 import json
+import shutil
 import subprocess
 import tempfile
 import time
@@ -45,14 +46,13 @@ def sway():
         pytest.fail(str(exc), pytrace=False)
     yield session
     session.stop()
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
 def vclick(tmp_path_factory):
     binary, why = build_vclick(tmp_path_factory.mktemp("vclick"))
-    if binary is None:
-        print("vclick unavailable: %s" % why)
-    return binary
+    return binary or why
 
 
 # --------------------------------------------------------------------------- one daemon behind the bridge
@@ -274,11 +274,10 @@ def test_action_clicked(rig):
     assert out.strip() == key, (out, err)
 
 
+@pytest.mark.parametrize("rig", [p for p in _params() if p.id == "mako"], indirect=True)
 def test_mako_named_action_with_makoctl(rig):
     """mako has no buttons: other actions than the default one are run with makoctl, which
     reaches mako through the bridge."""
-    if rig.daemon.id != "mako":
-        pytest.skip("makoctl is mako's")
     app = rig.notify_send_waiting("key=Label", "Interop: makoctl invoke", "a named action")
     rig.screen.wait_popup(rig.base, what="mako drew no popup")
     rig.tool("makoctl", "invoke", "key")
