@@ -330,13 +330,13 @@ DAEMONS = [
     Daemon("mako", "mako-notifier", "mako", "wayland", "popup-default", dnd="makoctl mode -a do-not-disturb"),
     Daemon("swaync", "sway-notification-center", "swaync", "wayland", "button", dnd="swaync-client -dn",
            dnd_xfail="swaync keeps Do Not Disturb in GSettings (dconf, ca.desrt.dconf), which the "
-                     "daemon's private bus cannot reach without the session-services relay (issue 11, "
-                     "branch issue11-relay, not merged here): swaync-client -dn answers false"),
+                     "daemon's private bus cannot reach without the session-services relay (this build does not know "
+                     "[downstream] session-names): swaync-client -dn answers false"),
     Daemon("xfce4-notifyd", "xfce4-notifyd", "/usr/lib/x86_64-linux-gnu/xfce4/notifyd/xfce4-notifyd", "x11",
            "button", dnd="xfconf-query -c xfce4-notifyd -p /do-not-disturb -s true",
            dnd_xfail="xfce4-notifyd reads Do Not Disturb from xfconf (org.xfce.Xfconf on the session "
                      "bus), which the daemon's private bus cannot reach without the session-services "
-                     "relay (issue 11, branch issue11-relay, not merged here)"),
+                     "relay (this build does not know [downstream] session-names)"),
     Daemon("notification-daemon", "notification-daemon", "/usr/lib/notification-daemon/notification-daemon",
            "x11", "button",
            close_xfail="notification-daemon 3.20 answers CloseNotification and emits "

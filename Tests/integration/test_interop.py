@@ -387,6 +387,7 @@ def test_do_not_disturb(rig, request):
                 break
             shot = changed
         drawn = shot if len(shot.bands(rig.base)) > 1 else None
+        rig.screen.keep(shot, "during-dnd")
     if drawn is not None:
         path = rig.screen.keep(drawn, "drawn-during-dnd")
         pytest.fail("%s drew the notification although its DND was switched on (%s; screen %s)" % (
