@@ -153,7 +153,8 @@ class Screen:
 
     def wait_for(self, predicate, timeout, what, interval=0.1):
         """Grabs the screen until predicate(shot) is true (bounded); returns (shot, value).
-        Fails the test with `what` and the last screen saved as PNG."""
+        Fails the test with `what` (a string, or a function called then) and the last screen
+        saved as PNG."""
         deadline = time.monotonic() + timeout
         while True:
             shot = self.grab()
@@ -162,6 +163,7 @@ class Screen:
                 return shot, value
             if time.monotonic() >= deadline:
                 path = self.keep(shot, "timeout")
+                what = what() if callable(what) else what
                 pytest.fail("%s within %.0f s (last screen: %s)" % (what, timeout, path), pytrace=False)
             pump_for(interval)
 
@@ -330,8 +332,8 @@ DAEMONS = [
     Daemon("mako", "mako-notifier", "mako", "wayland", "popup-default", dnd="makoctl mode -a do-not-disturb"),
     Daemon("swaync", "sway-notification-center", "swaync", "wayland", "button", dnd="swaync-client -dn",
            dnd_xfail="swaync keeps Do Not Disturb in GSettings (dconf, ca.desrt.dconf), which the "
-                     "daemon's private bus cannot reach without the session-services relay (this build does not know "
-                     "[downstream] session-names): swaync-client -dn answers false"),
+                     "daemon's private bus cannot reach without the session-services relay (this "
+                     "build does not know [downstream] session-names): swaync-client -dn answers false"),
     Daemon("xfce4-notifyd", "xfce4-notifyd", "/usr/lib/x86_64-linux-gnu/xfce4/notifyd/xfce4-notifyd", "x11",
            "button", dnd="xfconf-query -c xfce4-notifyd -p /do-not-disturb -s true",
            dnd_xfail="xfce4-notifyd reads Do Not Disturb from xfconf (org.xfce.Xfconf on the session "

@@ -9,6 +9,10 @@ bridge in spawn mode (`focus-bridge --downstream spawn -- DAEMON`), checked on a
 * replace  — Notify with replaces_id keeps the ID and redraws the one popup with the new text;
 * dnd      — the daemon's own Do Not Disturb, switched with its own tool through the bridge,
              keeps a new notification off the screen (and lets it through once switched off).
+             swaync and xfce4-notifyd keep the switch in the session's dconf / xfconf: the test
+             runs dconf-service / xfconfd on the session bus, as a desktop session does, and the
+             bridge's session relay ([downstream] session-names) lets the daemon reach them; a
+             build without the relay is expected to fail there (xfail).
 
 A daemon whose package is not installed is skipped; scripts/install-deps.sh installs them all.
 README.md's "Works with" table names the test behind each cell. Screens of each test are kept
@@ -395,7 +399,7 @@ def test_do_not_disturb(rig, request):
     _dnd_off(rig)
     if d.id in ("dunst", "mako"):
         # paused/invisible notifications are drawn once DND is off
-        rig.screen.wait_popup(rig.base, what="%s did not draw the held notification after DND (%s)" % (
+        rig.screen.wait_popup(rig.base, what=lambda: "%s did not draw the held notification after DND (%s)" % (
             d.id, rig.describe()))
     else:
         before = rig.screen.grab()
