@@ -397,11 +397,17 @@ def test_do_not_disturb(rig, request):
         pytest.fail("%s drew the notification although its DND was switched on (%s; screen %s)" % (
             d.id, d.dnd, path), pytrace=False)
     _dnd_off(rig)
-    if d.id in ("dunst", "mako"):
-        # paused/invisible notifications are drawn once DND is off
-        rig.screen.wait_popup(rig.base, what=lambda: "%s did not draw the held notification after DND (%s)" % (
-            d.id, rig.describe()))
+    if d.id == "mako":
+        # invisible notifications are drawn once the mode is off
+        rig.screen.wait_popup(rig.base, what=lambda: "mako did not draw the held notification after DND (%s)"
+                              % rig.describe())
     else:
+        if d.id == "dunst":
+            # dunst shows what it held back. (It does not always draw it until its next redraw:
+            # dunst 1.9.0 under Xvfb, the same without the bridge; the next notification does.)
+            wait_until(lambda: rig.tool("dunstctl", "count", "waiting").strip() == "0"
+                       and rig.tool("dunstctl", "count", "displayed").strip() == "1", 10,
+                       message="dunst did not show the held notification after DND (%s)" % rig.describe())
         before = rig.screen.grab()
         rig.notify("Interop: after DND", "pops up again")
         rig.screen.wait_popup(before, what="%s drew nothing after DND was switched off" % d.id)
