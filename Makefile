@@ -47,7 +47,7 @@ STRIP ?= strip
 PREFIX ?= $(HOME)/.local
 DESTDIR ?=
 
-.PHONY: all help deps build test run release install uninstall bench test-sanitize fuzz
+.PHONY: all help deps deps-run build test run release install uninstall bench test-sanitize fuzz
 
 all: build
 
@@ -59,7 +59,7 @@ help:
 	@echo 'make release        build the optimised, self-contained binaries (.build/release)'
 	@echo 'make install        build and install under PREFIX (default ~/.local); DESTDIR stages'
 	@echo 'make uninstall      remove exactly what make install installed (same PREFIX)'
-	@echo 'make deps           install the missing Debian packages'
+	@echo 'make deps           install the missing Debian packages the tests need (deps-run: only build and run)'
 	@echo 'make bench          measure the bridge against the bare bus and dunst (bench/results.json)'
 	@echo 'make test-sanitize  the tests again under AddressSanitizer, then ThreadSanitizer'
 	@echo 'make fuzz           the libFuzzer targets, FUZZ_SECONDS each'
@@ -67,6 +67,10 @@ help:
 
 deps:
 	@bash scripts/install-deps.sh
+
+# Only what building and `make run` need (not the test suite's daemons and desktops).
+deps-run:
+	@bash scripts/install-deps.sh --run
 
 build:
 	$(SWIFT) build
@@ -108,7 +112,7 @@ test-sanitize: deps
 	  echo "== $$s: passed in $$(( $$(date +%s) - start )) s"; \
 	done
 
-run: deps build
+run: deps-run build
 	bash scripts/run.sh $(ARGS)
 
 release:

@@ -2,6 +2,9 @@
 # Installs the Debian packages FocusBridge needs to build and test, and only
 # those that are missing. Quiet when nothing is missing.
 #
+#   install-deps.sh         everything `make test` needs (daemons, desktops, tools)
+#   install-deps.sh --run   only what building and `make run` need
+#
 # Runs apt-get update once, and only when something has to be installed.
 # Non-interactive. As root (CI) it calls apt-get directly; otherwise through
 # sudo when sudo exists.
@@ -77,6 +80,17 @@ interop_packages=(
     dconf-service       # the session's dconf: swaync's Do Not Disturb
 )
 packages+=("${interop_packages[@]}")
+
+# What building and trying it out need (`make build`, `make run`, `make install`): not the
+# daemons, desktops and tools of the test suite (hundreds of megabytes).
+run_packages=(
+    libglib2.0-dev libsqlite3-dev pkg-config  # build
+    libglib2.0-bin dbus-daemon dbus-bin       # gdbus, the private bus of `make run`
+    libnotify-bin                             # notify-send, to send it something
+)
+if [ "${1:-}" = "--run" ]; then
+    packages=("${run_packages[@]}")
+fi
 
 missing=()
 for pkg in "${packages[@]}"; do
