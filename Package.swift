@@ -19,6 +19,8 @@ let package = Package(
         .systemLibrary(name: "CGLib", pkgConfig: "gio-unix-2.0", providers: [.apt(["libglib2.0-dev"])]),
         // The pure core: model and decisions, no GLib, no I/O.
         .target(name: "FocusBridgeCore"),
+        // A TOML 1.0 reader in Swift: typed values, every key and value with its line and column.
+        .target(name: "FocusBridgeTOML"),
         // Configuration file loading (TOML).
         .target(name: "FocusBridgeConfig", dependencies: ["FocusBridgeCore", "TOMLKit"]),
         // The SQLite state: history, ID high-water mark.
@@ -46,5 +48,7 @@ let package = Package(
         ]),
         .testTarget(name: "FocusBridgeCoreTests", dependencies: ["FocusBridgeCore", "FocusBridgeConfig", "FocusBridgeStore", "FocusBridgeServer",
                                                                 .product(name: "GRDB", package: "GRDB.swift")]),
+        // The TOML reader against the toml-test corpus (../shared/toml-test, skipped when absent).
+        .testTarget(name: "FocusBridgeTOMLTests", dependencies: ["FocusBridgeTOML"]),
     ]
 )
