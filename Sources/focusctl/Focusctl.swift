@@ -11,10 +11,4 @@ struct Focusctl: ParsableCommand {
         version: focusBridgeVersion,
         subcommands: [StatusCommand.self, FocusCommand.self, SilentCommand.self, SummaryCommand.self, HistoryCommand.self,
                       ExplainCommand.self, CheckConfigCommand.self, ReloadCommand.self, WatchCommand.self])
-
-    /// A child started by `ParserGuard` parses and exits here, before the command line is read.
-    static func main() {
-        ParserGuard.enable()
-        main(nil)
-    }
 }

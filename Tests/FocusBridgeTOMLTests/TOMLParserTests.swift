@@ -52,7 +52,7 @@ final class TOMLParserTests: XCTestCase {
                        [TOMLPosition(line: 5, column: 16), TOMLPosition(line: 6, column: 3)])
         let inline = try XCTUnwrap(app["inline"]?.table)
         XCTAssertEqual(inline.position, TOMLPosition(line: 7, column: 10))
-        XCTAssertEqual(inline.entry("t")?.valuePosition, TOMLPosition(line: 7, column: 50))
+        XCTAssertEqual(inline.entry("t")?.valuePosition, TOMLPosition(line: 7, column: 47))
         guard case .offsetDateTime(let when)? = inline["k"], case .localTime(let time)? = inline["t"] else {
             return XCTFail("typed date-times: \(inline)")
         }
