@@ -46,7 +46,7 @@ public struct Configuration: Equatable, Sendable {
     }
 
     /// Parses the bytes of a TOML file (bytes that are not UTF-8 are refused with their place).
-    static func parse(bytes: [UInt8], path: String) throws(ConfigError) -> Configuration {
+    public static func parse(bytes: [UInt8], path: String) throws(ConfigError) -> Configuration {
         let root: TOMLTable
         do {
             root = try TOMLParser.parse(bytes: bytes)
