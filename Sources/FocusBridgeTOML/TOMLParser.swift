@@ -56,7 +56,14 @@ private final class TableBuilder {
         case value(TOMLValue)
         case table(TableBuilder)
         /// `[[name]]`: the tables so far.
-        case tables([TableBuilder])
+        case tables(TableList)
+    }
+
+    /// The tables of an array of tables, appended to in place.
+    final class TableList {
+        var tables: [TableBuilder]
+
+        init(_ first: TableBuilder) { tables = [first] }
     }
 
     var kind: Kind
@@ -84,9 +91,9 @@ private final class TableBuilder {
             switch slot.content {
             case .value(let finished): value = finished
             case .table(let table): value = .table(table.build())
-            case .tables(let tables):
+            case .tables(let list):
                 value = .array(TOMLArray(position: slot.valuePosition,
-                                         elements: tables.map { .init(value: .table($0.build()), position: $0.position) }))
+                                         elements: list.tables.map { .init(value: .table($0.build()), position: $0.position) }))
             }
             return TOMLTable.Entry(key: slot.key, keyPosition: slot.keyPosition, value: value, valuePosition: slot.valuePosition)
         })
@@ -350,9 +357,9 @@ private struct Reader {
                 slot.keyPosition = last.position
                 slot.valuePosition = start
                 return existing
-            case .tables(let tables) where isArray:
+            case .tables(let list) where isArray:
                 let element = try newTable(.header, start, under: table, depth: table.depth + 2)
-                slot.content = .tables(tables + [element])
+                list.tables.append(element)
                 return element
             case .tables:
                 throw fail("[\(name)] is an array of tables (line \(slot.keyPosition.line)); write [[\(name)]] to add one",
@@ -367,7 +374,7 @@ private struct Reader {
         }
         if isArray {
             let element = try newTable(.header, start, under: table, depth: table.depth + 2)
-            table.add(.init(key: last.name, keyPosition: last.position, valuePosition: start, content: .tables([element])))
+            table.add(.init(key: last.name, keyPosition: last.position, valuePosition: start, content: .tables(TableBuilder.TableList(element))))
             return element
         }
         let created = try newTable(.header, start, under: table, depth: table.depth + 1)
@@ -381,7 +388,7 @@ private struct Reader {
         if let slot = table.slot(part.name) {
             switch slot.content {
             case .table(let existing): return existing
-            case .tables(let tables): return tables[tables.count - 1]
+            case .tables(let list): return list.tables[list.tables.count - 1]
             case .value(let value):
                 throw fail("`\(part.name)` is already \(value.shortName) (line \(slot.keyPosition.line)); "
                            + "tables cannot be added to it", at: part.position)

@@ -118,4 +118,18 @@ final class TOMLParserTests: XCTestCase {
         XCTAssertEqual(root["k"]?.array?.elements.last?.position.column, 6 + 19_999 * 5)
         XCTAssertLessThan(Date().timeIntervalSince(start), 10)
     }
+
+    /// A quarter of the most the bridge reads (1 MiB) in each of the shapes that could cost more
+    /// than linear time: many array-of-tables entries, many keys in one table, one long line.
+    /// (A debug build reads it in a few seconds; quadratic work would take minutes.)
+    func testLargeFilesOfEachShapeReadQuickly() throws {
+        let start = Date()
+        let tables = try TOMLParser.parse(String(repeating: "[[t]]\n", count: (1 << 18) / 6))
+        XCTAssertEqual(tables["t"]?.array?.count, (1 << 18) / 6)
+        let keys = try TOMLParser.parse((0..<20_000).map { "k\($0) = \($0)\n" }.joined())
+        XCTAssertEqual(keys.count, 20_000)
+        let line = try TOMLParser.parse("a = [" + String(repeating: "1,", count: 125_000) + "]")
+        XCTAssertEqual(line["a"]?.array?.elements.last?.position.column, 5 + 125_000 * 2 - 1)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 30)
+    }
 }
