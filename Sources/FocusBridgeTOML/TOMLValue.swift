@@ -62,6 +62,24 @@ public indirect enum TOMLValue: Equatable, Sendable {
         }
     }
 
+    /// Equal values of equal types; NaN equals NaN here (both read `nan`), so that a document
+    /// equals itself.
+    public static func == (a: TOMLValue, b: TOMLValue) -> Bool {
+        switch (a, b) {
+        case (.string(let x), .string(let y)): x == y
+        case (.integer(let x), .integer(let y)): x == y
+        case (.float(let x), .float(let y)): x == y || (x.isNaN && y.isNaN)
+        case (.boolean(let x), .boolean(let y)): x == y
+        case (.offsetDateTime(let x), .offsetDateTime(let y)): x == y
+        case (.localDateTime(let x), .localDateTime(let y)): x == y
+        case (.localDate(let x), .localDate(let y)): x == y
+        case (.localTime(let x), .localTime(let y)): x == y
+        case (.array(let x), .array(let y)): x == y
+        case (.table(let x), .table(let y)): x == y
+        default: false
+        }
+    }
+
     public var string: String? { if case .string(let value) = self { value } else { nil } }
     public var integer: Int64? { if case .integer(let value) = self { value } else { nil } }
     public var float: Double? { if case .float(let value) = self { value } else { nil } }

@@ -102,6 +102,14 @@ final class TOMLParserTests: XCTestCase {
         }
     }
 
+    /// A document equals itself, NaN included; positions count.
+    func testEquality() throws {
+        let text = "a = nan\nb = [1, 2.5, \"x\", 2026-11-22]\n[t]\nc = { d = true }\n"
+        XCTAssertEqual(try TOMLParser.parse(text), try TOMLParser.parse(bytes: Array(text.utf8)))
+        XCTAssertNotEqual(try TOMLParser.parse(text), try TOMLParser.parse(" " + text))
+        XCTAssertNotEqual(TOMLValue.integer(1), .float(1))
+    }
+
     func testBytesThatAreNotUTF8AreRefusedWhereTheyAre() {
         XCTAssertThrowsError(try TOMLParser.parse(bytes: Array("a = 1\nb = \"".utf8) + [0xFF, 0x22])) { error in
             XCTAssertEqual((error as? TOMLError)?.position, TOMLPosition(line: 2, column: 6))
