@@ -255,31 +255,25 @@ struct TableReader {
         }
     }
 
-    /// The table at `at` (in an array of tables, its `occurrence`-th one).
-    private func table(_ at: [String], occurrence: Int) -> TOMLTable? {
+    /// The table at `at`, from the root.
+    private func table(_ at: [String]) -> TOMLTable? {
         var table = root
         for name in at {
-            switch table[name] {
-            case .table(let inner)?: table = inner
-            case .array(let array)? where occurrence < array.count:
-                guard let inner = array.elements[occurrence].value.table else { return nil }
-                table = inner
-            default: return nil
-            }
+            guard let inner = table[name]?.table else { return nil }
+            table = inner
         }
         return table
     }
 
     /// An error at the value of `key` in the table at `at`, or at that table when `key` is nil.
-    private func error(_ at: [String], _ key: String?, _ message: String, occurrence: Int = 0) -> ConfigError {
-        let table = table(at, occurrence: occurrence)
-        let position = key.flatMap { table?.entry($0)?.valuePosition } ?? table?.position ?? root.position
-        return error(position, message)
+    private func error(_ at: [String], _ key: String?, _ message: String) -> ConfigError {
+        let table = table(at)
+        return error(key.flatMap { table?.entry($0)?.valuePosition } ?? table?.position ?? root.position, message)
     }
 
     /// An error at the name `key` in the table at `at`: for a problem with the key being there at all.
-    private func nameError(_ at: [String], _ key: String, _ message: String, occurrence: Int = 0) -> ConfigError {
-        let table = table(at, occurrence: occurrence)
+    private func nameError(_ at: [String], _ key: String, _ message: String) -> ConfigError {
+        let table = table(at)
         return error(table?.entry(key)?.keyPosition ?? table?.position ?? root.position, message)
     }
 
