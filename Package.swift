@@ -12,15 +12,16 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // GIO/GLib from libglib2.0-dev, seen through one shim header.
         .systemLibrary(name: "CGLib", pkgConfig: "gio-unix-2.0", providers: [.apt(["libglib2.0-dev"])]),
         // The pure core: model and decisions, no GLib, no I/O.
         .target(name: "FocusBridgeCore"),
+        // A TOML 1.0 reader in Swift: typed values, every key and value with its line and column.
+        .target(name: "FocusBridgeTOML"),
         // Configuration file loading (TOML).
-        .target(name: "FocusBridgeConfig", dependencies: ["FocusBridgeCore", "TOMLKit"]),
+        .target(name: "FocusBridgeConfig", dependencies: ["FocusBridgeCore", "FocusBridgeTOML"]),
         // The SQLite state: history, ID high-water mark.
         .target(name: "FocusBridgeStore", dependencies: ["FocusBridgeCore", .product(name: "GRDB", package: "GRDB.swift")]),
         // The only layer that touches GLib, GVariant and GDBus.
@@ -46,5 +47,7 @@ let package = Package(
         ]),
         .testTarget(name: "FocusBridgeCoreTests", dependencies: ["FocusBridgeCore", "FocusBridgeConfig", "FocusBridgeStore", "FocusBridgeServer",
                                                                 .product(name: "GRDB", package: "GRDB.swift")]),
+        // The TOML reader against the toml-test corpus (../shared/toml-test, skipped when absent).
+        .testTarget(name: "FocusBridgeTOMLTests", dependencies: ["FocusBridgeTOML"]),
     ]
 )

@@ -17,13 +17,13 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // The product's modules, as declared in ../Package.swift.
         .systemLibrary(name: "CGLib", pkgConfig: "gio-unix-2.0", providers: [.apt(["libglib2.0-dev"])]),
         .target(name: "FocusBridgeCore"),
-        .target(name: "FocusBridgeConfig", dependencies: ["FocusBridgeCore", "TOMLKit"]),
+        .target(name: "FocusBridgeTOML"),
+        .target(name: "FocusBridgeConfig", dependencies: ["FocusBridgeCore", "FocusBridgeTOML"]),
         .target(name: "FocusBridgeStore", dependencies: ["FocusBridgeCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "FocusBridgeDBus", dependencies: ["CGLib"]),
         .target(name: "FocusBridgeServer", dependencies: [
@@ -31,7 +31,8 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         // What the fuzz targets share: the Notify pipeline and the policy contexts it runs under.
-        .target(name: "FuzzSupport", dependencies: ["FocusBridgeCore", "FocusBridgeConfig", "FocusBridgeDBus", "FocusBridgeServer"]),
+        .target(name: "FuzzSupport", dependencies: ["FocusBridgeCore", "FocusBridgeTOML", "FocusBridgeConfig", "FocusBridgeDBus",
+                                                    "FocusBridgeServer"]),
         // The fuzz targets: each exports LLVMFuzzerTestOneInput; libFuzzer supplies main().
         .executableTarget(name: "fuzz-notify", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-notify-text", dependencies: ["FuzzSupport"]),

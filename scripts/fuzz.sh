@@ -48,8 +48,8 @@ if [ -f Package.resolved ] && [ ! -f Fuzz/Package.resolved ]; then cp Package.re
 # SwiftPM's --sanitize=fuzzer --sanitize=address reaches swiftc as two -sanitize= options, and
 # swiftc keeps only the last: the product's modules would be built with AddressSanitizer but no
 # coverage, so libFuzzer would fuzz blind. -Xswiftc -sanitize=fuzzer,address comes last and wins;
-# --sanitize=fuzzer stays for the link (libFuzzer's main()). C and C++ (TOMLKit's toml++, SQLite
-# through GRDB) get coverage through -fsanitize=fuzzer-no-link. -enable-testing lets the targets
+# --sanitize=fuzzer stays for the link (libFuzzer's main()). C (SQLite through GRDB) gets
+# coverage through -fsanitize=fuzzer-no-link. -enable-testing lets the targets
 # `@testable import FocusBridgeServer` (see Fuzz/README.md). Release: about three times the
 # executions per second of a debug build.
 echo "fuzz: building the fuzz targets in $scratch (release, libFuzzer + AddressSanitizer)"
@@ -87,10 +87,7 @@ for target in "${targets[@]}"; do
     case "$name" in
         notify) options=(-max_len=16384) ;;
         notify-text) options=(-max_len=16384 -dict=Fuzz/dict/notify-text.dict) ;;
-        # TOMLKit leaks on every parse (Fuzz/lsan.supp), so libFuzzer would run LeakSanitizer
-        # after every input: 75 instead of 1000+ executions per second. Leaks are still
-        # checked once, at exit.
-        config) options=(-max_len=16384 -dict=Fuzz/dict/config.dict -detect_leaks=0) ;;
+        config) options=(-max_len=16384 -dict=Fuzz/dict/config.dict) ;;
     esac
     log=$state/$name.log
     marker=$state/$name.start
@@ -103,29 +100,9 @@ for target in "${targets[@]}"; do
         "$bin/$target" -runs=1 "${inputs[@]}" >"$log" 2>&1 || status=$?
     else
         echo "fuzz: $target: fuzzing for ${seconds}s (corpus $work, seeds $seeds)"
-        deadline=$((SECONDS + seconds))
-        while :; do
-            status=0
-            # shellcheck disable=SC2086 # FUZZ_ARGS is a list of flags
-            "$bin/$target" "${options[@]}" -max_total_time=$((deadline - SECONDS)) -timeout=10 -rss_limit_mb=4096 \
-                -print_final_stats=1 -artifact_prefix="$crashes/" ${FUZZ_ARGS:-} "$work" "$seeds" >"$log" 2>&1 || status=$?
-            # toml++'s own assertions (findings 9, 10 in Fuzz/README.md) cannot be fixed here; the
-            # product contains them (ParserGuard). Their reproducers go to crashes/config-parser/,
-            # which test_config.py feeds to `focusctl check-config`, and fuzzing goes on.
-            [ $status != 0 ] && [ "$name" = config ] && grep -q "toml\.hpp:[0-9]*: .*Assertion" "$log" || break
-            # One reproducer per assertion (named after its line in toml.hpp) is enough.
-            where=$(grep -o "toml\.hpp:[0-9]*" "$log" | head -1 | tr ':.' '--')
-            find "$crashes" -type f -newer "$marker" | while read -r file; do
-                if compgen -G "Fuzz/crashes/config-parser/$where-*" >/dev/null; then
-                    rm "$file"
-                    echo "fuzz: $target: toml++ assertion at ${where#toml-hpp-} again; contained by ParserGuard"
-                else
-                    mv "$file" "Fuzz/crashes/config-parser/$where-1"
-                    echo "fuzz: $target: NEW toml++ assertion ($(grep -o "Assertion .*" "$log" | head -1)); contained by ParserGuard; reproducer kept as Fuzz/crashes/config-parser/$where-1 (commit it)"
-                fi
-            done
-            [ $((deadline - SECONDS)) -gt 1 ] || { status=0; break; }
-        done
+        # shellcheck disable=SC2086 # FUZZ_ARGS is a list of flags
+        "$bin/$target" "${options[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
+            -print_final_stats=1 -artifact_prefix="$crashes/" ${FUZZ_ARGS:-} "$work" "$seeds" >"$log" 2>&1 || status=$?
         grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb)" "$log" \
             | sed "s/^/fuzz: $target: /" || true
     fi
@@ -133,7 +110,7 @@ for target in "${targets[@]}"; do
         failed+=("$target")
         echo "fuzz: $target FAILED (exit $status); the end of its log:" >&2
         grep -v -e "^    #[0-9]" -e "^  0x" "$log" | grep -E -A12 "ERROR|INVARIANT|FUZZ: GLib|Fatal error|deadly signal" | head -40 >&2 || true
-        grep -E -A4 "^    #[0-9]+ .*(FocusBridge|FuzzSupport|TOMLKit|toml|g_variant)" "$log" | head -30 >&2 || true
+        grep -E -A4 "^    #[0-9]+ .*(FocusBridge|FuzzSupport|g_variant)" "$log" | head -30 >&2 || true
         find "$crashes" -type f -newer "$marker" | while read -r file; do
             echo "fuzz: $target: reproducer saved: $file (run: $bin/$target $file)" >&2
         done

@@ -1,6 +1,6 @@
 import FocusBridgeCore
+import FocusBridgeTOML
 import Foundation
-import TOMLKit
 
 /// The user's configuration file, `$XDG_CONFIG_HOME/focus-bridge/config.toml`.
 ///
@@ -37,26 +37,22 @@ public struct Configuration: Equatable, Sendable {
         }
         try? handle.close()
         guard data.count <= maxFileBytes else { throw tooLarge }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ConfigError(path: path, line: 1, column: 1, message: "the file is not UTF-8 text")
-        }
-        // `parse` checks the headers itself, in the child as here.
-        try ParserGuard.check(text, path: path)
-        return try parse(text, path: path)
+        return try parse(bytes: [UInt8](data), path: path)
     }
 
     /// Parses TOML text; `path` names it in error messages.
     public static func parse(_ text: String, path: String) throws(ConfigError) -> Configuration {
-        try HeaderCheck.check(text, path: path)
-        let table: TOMLTable
+        try parse(bytes: Array(text.utf8), path: path)
+    }
+
+    /// Parses the bytes of a TOML file (bytes that are not UTF-8 are refused with their place).
+    public static func parse(bytes: [UInt8], path: String) throws(ConfigError) -> Configuration {
+        let root: TOMLTable
         do {
-            table = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            throw ConfigError(path: path, line: error.source.begin.line, column: error.source.begin.column,
-                              message: error.description)
+            root = try TOMLParser.parse(bytes: bytes)
         } catch {
-            throw ConfigError(path: path, line: 1, column: 1, message: "\(error)")
+            throw ConfigError(path: path, line: error.position.line, column: error.position.column, message: error.message)
         }
-        return try TableReader(path: path, locator: SourceLocator(text: text)).configuration(from: table)
+        return try TableReader(path: path, root: root).configuration()
     }
 }

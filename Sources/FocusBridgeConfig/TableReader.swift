@@ -1,13 +1,14 @@
 import FocusBridgeCore
-import TOMLKit
+import FocusBridgeTOML
 
 /// Reads the parsed TOML tables into `Configuration`, checking names, types and values as it
-/// goes; the first problem found is thrown with its position.
+/// goes; the first problem found is thrown with its position: the value's own (an element's, in
+/// an array), or the key's when the name is the problem.
 struct TableReader {
     let path: String
-    let locator: SourceLocator
+    let root: TOMLTable
 
-    func configuration(from root: TOMLTable) throws(ConfigError) -> Configuration {
+    func configuration() throws(ConfigError) -> Configuration {
         var configuration = Configuration()
         try checkKeys(root, [], Schema.tables, what: "table")
         if let table = try subtable(root, [], "downstream") {
@@ -18,9 +19,9 @@ struct TableReader {
         }
         if let table = try subtable(root, [], "summary") {
             try checkKeys(table, ["summary"], Schema.summaryKeys)
-            if let times = try strings(table, ["summary"], "times") {
-                configuration.policy.summaryTimes = try times.map { text throws(ConfigError) in
-                    try time(text, ["summary"], "times")
+            if let times = try stringElements(table, ["summary"], "times") {
+                configuration.policy.summaryTimes = try times.map { element throws(ConfigError) in
+                    try time(element.text, element.position)
                 }.sorted()
             }
         }
@@ -124,7 +125,7 @@ struct TableReader {
         let apps = try strings(table, at, "apps")
         let silence = try strings(table, at, "silence")
         if apps != nil && silence != nil {
-            throw error(at, "silence", "a Focus takes `apps` (allowed apps) or `silence` (all but these), not both")
+            throw nameError(at, "silence", "a Focus takes `apps` (allowed apps) or `silence` (all but these), not both")
         }
         if let apps { focus.apps = .allowOnly(apps) }
         if let silence { focus.apps = .silence(silence) }
@@ -135,83 +136,90 @@ struct TableReader {
             guard let entries = value.array else {
                 throw error(at, "schedule", "`schedule` must be an array of tables ([[focus.\(name).schedule]])")
             }
-            for (index, entry) in entries.enumerated() {
-                guard let entryTable = entry.table else {
-                    throw error(at, "schedule", "each `schedule` entry must be a table with days, start and end")
+            for entry in entries.elements {
+                guard let entryTable = entry.value.table else {
+                    throw error(entry.position, "each `schedule` entry must be a table with days, start and end")
                 }
-                focus.schedule.append(try scheduleEntry(entryTable, at + ["schedule"], occurrence: index))
+                focus.schedule.append(try scheduleEntry(entryTable, at + ["schedule"]))
             }
         }
         return focus
     }
 
-    private func scheduleEntry(_ table: TOMLTable, _ at: [String], occurrence: Int) throws(ConfigError) -> ScheduleEntry {
-        for key in table.keys where !Schema.scheduleKeys.contains(key) {
-            throw unknown(key, among: Schema.scheduleKeys, at: at, occurrence: occurrence, what: "key")
-        }
+    private func scheduleEntry(_ table: TOMLTable, _ at: [String]) throws(ConfigError) -> ScheduleEntry {
+        try checkKeys(table, at, Schema.scheduleKeys)
         var days = Set(Weekday.allCases)
-        if let names = try strings(table, at, "days", occurrence: occurrence) {
+        if let names = try stringElements(table, at, "days") {
             days = []
             for name in names {
-                guard let day = Weekday(name: name) else {
-                    throw error(at, "days", "unknown day \"\(name)\" (expected mon, tue, wed, thu, fri, sat or sun)", occurrence: occurrence)
+                guard let day = Weekday(name: name.text) else {
+                    throw error(name.position, "unknown day \"\(name.text)\" (expected mon, tue, wed, thu, fri, sat or sun)")
                 }
                 days.insert(day)
             }
         }
-        guard let startText = try string(table, at, "start", occurrence: occurrence) else {
-            throw error(at, nil, "a schedule entry needs `start`", occurrence: occurrence)
+        guard let startText = try string(table, at, "start") else {
+            throw error(table.position, "a schedule entry needs `start`")
         }
-        guard let endText = try string(table, at, "end", occurrence: occurrence) else {
-            throw error(at, nil, "a schedule entry needs `end`", occurrence: occurrence)
+        guard let endText = try string(table, at, "end") else {
+            throw error(table.position, "a schedule entry needs `end`")
         }
-        let start = try time(startText, at, "start", occurrence: occurrence)
-        let end = try time(endText, at, "end", occurrence: occurrence)
-        if start == end { throw error(at, "end", "`start` and `end` are the same time", occurrence: occurrence) }
+        let start = try time(startText, table.entry("start")!.valuePosition)
+        let end = try time(endText, table.entry("end")!.valuePosition)
+        if start == end { throw error(table.entry("end")!.valuePosition, "`start` and `end` are the same time") }
         return ScheduleEntry(days: days, start: start, end: end)
     }
 
     // MARK: Typed values
 
     private func subtable(_ parent: TOMLTable, _ at: [String], _ key: String) throws(ConfigError) -> TOMLTable? {
-        guard let value = parent[key] else { return nil }
-        guard let table = value.table else {
-            throw error(at, key, "`\(key)` must be a table, not \(value.type)")
+        guard let entry = parent.entry(key) else { return nil }
+        guard let table = entry.value.table else {
+            throw error(entry.valuePosition, "`\(key)` must be a table, not \(entry.value.typeName)")
         }
         return table
     }
 
-    private func string(_ table: TOMLTable, _ at: [String], _ key: String, occurrence: Int = 0) throws(ConfigError) -> String? {
-        guard let value = table[key] else { return nil }
-        guard let text = value.string else {
-            throw error(at, key, "`\(key)` must be a string, not \(value.type)", occurrence: occurrence)
+    private func string(_ table: TOMLTable, _ at: [String], _ key: String) throws(ConfigError) -> String? {
+        guard let entry = table.entry(key) else { return nil }
+        guard let text = entry.value.string else {
+            throw error(entry.valuePosition, "`\(key)` must be a string, not \(entry.value.typeName)")
         }
         return text
     }
 
     private func bool(_ table: TOMLTable, _ at: [String], _ key: String) throws(ConfigError) -> Bool? {
-        guard let value = table[key] else { return nil }
-        guard let flag = value.bool else { throw error(at, key, "`\(key)` must be true or false, not \(value.type)") }
+        guard let entry = table.entry(key) else { return nil }
+        guard let flag = entry.value.boolean else {
+            throw error(entry.valuePosition, "`\(key)` must be true or false, not \(entry.value.typeName)")
+        }
         return flag
     }
 
     private func integer(_ table: TOMLTable, _ at: [String], _ key: String) throws(ConfigError) -> Int? {
-        guard let value = table[key] else { return nil }
-        guard let number = value.int else { throw error(at, key, "`\(key)` must be a whole number, not \(value.type)") }
+        guard let entry = table.entry(key) else { return nil }
+        guard let number = entry.value.integer.flatMap({ Int(exactly: $0) }) else {
+            throw error(entry.valuePosition, "`\(key)` must be a whole number, not \(entry.value.typeName)")
+        }
         return number
     }
 
-    private func strings(_ table: TOMLTable, _ at: [String], _ key: String, occurrence: Int = 0) throws(ConfigError) -> [String]? {
-        guard let value = table[key] else { return nil }
-        guard let array = value.array else {
-            throw error(at, key, "`\(key)` must be an array of strings, not \(value.type)", occurrence: occurrence)
+    private func strings(_ table: TOMLTable, _ at: [String], _ key: String) throws(ConfigError) -> [String]? {
+        try stringElements(table, at, key)?.map(\.text)
+    }
+
+    /// An array of strings, each with its position.
+    private func stringElements(_ table: TOMLTable, _ at: [String], _ key: String) throws(ConfigError) -> [(text: String, position: TOMLPosition)]? {
+        guard let entry = table.entry(key) else { return nil }
+        guard let array = entry.value.array else {
+            throw error(entry.valuePosition, "`\(key)` must be an array of strings, not \(entry.value.typeName)")
         }
-        var result: [String] = []
-        for element in array {
-            guard let text = element.string else {
-                throw error(at, key, "`\(key)` must be an array of strings", occurrence: occurrence)
+        var result: [(text: String, position: TOMLPosition)] = []
+        for element in array.elements {
+            guard let text = element.value.string else {
+                throw error(element.position, "`\(key)` must be an array of strings, not one with \(element.value.typeName)")
             }
-            result.append(text)
+            result.append((text, element.position))
         }
         return result
     }
@@ -221,15 +229,15 @@ struct TableReader {
         if let value = T(rawValue: text) { return value }
         let options = T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
         var message = "`\(key)` must be one of \(options), not \"\(text)\""
-        if let suggestion = Suggestion.closest(to: text, among: T.allCases.map(\.rawValue)) {
+        if let suggestion = ClosestName.to(text, among: T.allCases.map(\.rawValue)) {
             message += "; did you mean \"\(suggestion)\"?"
         }
         throw error(at, key, message)
     }
 
-    private func time(_ text: String, _ at: [String], _ key: String, occurrence: Int = 0) throws(ConfigError) -> TimeOfDay {
+    private func time(_ text: String, _ position: TOMLPosition) throws(ConfigError) -> TimeOfDay {
         guard let time = TimeOfDay(text) else {
-            throw error(at, key, "\"\(text)\" is not a time of day (expected HH:MM, 00:00 to 23:59)", occurrence: occurrence)
+            throw error(position, "\"\(text)\" is not a time of day (expected HH:MM, 00:00 to 23:59)")
         }
         return time
     }
@@ -248,23 +256,36 @@ struct TableReader {
     }
 
     private func checkKeys(_ table: TOMLTable, _ at: [String], _ known: [String], what: String = "key") throws(ConfigError) {
-        for key in table.keys where !known.contains(key) {
-            throw unknown(key, among: known, at: at, occurrence: 0, what: what)
+        for entry in table.entries where !known.contains(entry.key) {
+            var message = "unknown \(what) `\(entry.key)`" + (at.isEmpty ? "" : " in [\(at.joined(separator: "."))]")
+            if let suggestion = ClosestName.to(entry.key, among: known) { message += "; did you mean `\(suggestion)`?" }
+            throw error(entry.keyPosition, message)
         }
     }
 
-    private func unknown(_ key: String, among known: [String], at: [String], occurrence: Int, what: String) -> ConfigError {
-        var message = "unknown \(what) `\(key)`" + (at.isEmpty ? "" : " in [\(at.joined(separator: "."))]")
-        if let suggestion = Suggestion.closest(to: key, among: known) { message += "; did you mean `\(suggestion)`?" }
-        // An unknown table is found by its header; an unknown key by its line.
-        var position = locator.position(table: at, occurrence: occurrence, key: key)
-        if position == (1, 1) { position = locator.position(table: at + [key]) }
-        return ConfigError(path: path, line: position.line, column: position.column, message: message)
+    /// The table at `at`, from the root.
+    private func table(_ at: [String]) -> TOMLTable? {
+        var table = root
+        for name in at {
+            guard let inner = table[name]?.table else { return nil }
+            table = inner
+        }
+        return table
     }
 
-    private func error(_ at: [String], _ key: String?, _ message: String, occurrence: Int = 0) -> ConfigError {
-        var position = locator.position(table: at, occurrence: occurrence, key: key)
-        if position == (1, 1), let key { position = locator.position(table: at + [key]) }
-        return ConfigError(path: path, line: position.line, column: position.column, message: message)
+    /// An error at the value of `key` in the table at `at`, or at that table when `key` is nil.
+    private func error(_ at: [String], _ key: String?, _ message: String) -> ConfigError {
+        let table = table(at)
+        return error(key.flatMap { table?.entry($0)?.valuePosition } ?? table?.position ?? root.position, message)
+    }
+
+    /// An error at the name `key` in the table at `at`: for a problem with the key being there at all.
+    private func nameError(_ at: [String], _ key: String, _ message: String) -> ConfigError {
+        let table = table(at)
+        return error(table?.entry(key)?.keyPosition ?? table?.position ?? root.position, message)
+    }
+
+    private func error(_ position: TOMLPosition, _ message: String) -> ConfigError {
+        ConfigError(path: path, line: position.line, column: position.column, message: message)
     }
 }

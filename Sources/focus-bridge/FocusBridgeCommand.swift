@@ -15,12 +15,6 @@ struct FocusBridgeCommand: ParsableCommand {
         discussion: "Everything after -- is the daemon command for spawn mode, e.g. `focus-bridge --downstream spawn -- dunst`.",
         version: focusBridgeVersion)
 
-    /// A child started by `ParserGuard` parses and exits here, before the command line is read.
-    static func main() {
-        ParserGuard.enable()
-        main(nil)
-    }
-
     @Option(name: .long, help: ArgumentHelp("The configuration file.", valueName: "path"))
     var config: String?
 

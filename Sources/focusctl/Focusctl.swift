@@ -12,9 +12,8 @@ struct Focusctl: ParsableCommand {
         subcommands: [StatusCommand.self, FocusCommand.self, DndCommand.self, SilentCommand.self, SummaryCommand.self, HistoryCommand.self,
                       ExplainCommand.self, CheckConfigCommand.self, ReloadCommand.self, WatchCommand.self])
 
-    /// A child started by `ParserGuard` parses and exits here, before the command line is read.
+    /// A misspelt command word is answered before the parser's longer answer.
     static func main() {
-        ParserGuard.enable()
         if let message = misspelt(Array(CommandLine.arguments.dropFirst())) {
             ControlClient.fail(message, code: ExitCode.validationFailure.rawValue)
         }

@@ -25,10 +25,10 @@ final class ConfigurationTests: XCTestCase {
     func testErrorsArePathLineColumn() {
         let cases: [(String, String, String)] = [
             ("[downstream]\nmode = \"spawn\"\ncomand = [\"dunst\"]\n", "c.toml:3:1:", "did you mean `command`?"),
-            ("[downstream]\n  mode = 3\n", "c.toml:2:3:", "must be a string"),
-            ("[downstream]\nmode = \"telepathy\"\n", "c.toml:2:1:", "must be one of"),
-            ("[downstream]\ncommand = \"dunst\"\n", "c.toml:2:1:", "array of strings"),
-            ("[downstreem]\n", "c.toml:1:1:", "did you mean `downstream`?"),
+            ("[downstream]\n  mode = 3\n", "c.toml:2:10:", "must be a string, not an integer"),
+            ("[downstream]\nmode = \"telepathy\"\n", "c.toml:2:8:", "must be one of"),
+            ("[downstream]\ncommand = \"dunst\"\n", "c.toml:2:11:", "array of strings"),
+            ("[downstreem]\n", "c.toml:1:2:", "did you mean `downstream`?"),
             ("[downstream]\nmode = \"log\n", "c.toml:2:", "string"),
         ]
         for (text, prefix, message) in cases {

@@ -330,7 +330,7 @@ def test_names_that_cannot_be_relayed_are_config_errors(tmp_path, names, words):
                     'session-names = %s\n' % names)
     r = run([FOCUSCTL_BIN, "check-config", str(path)], session_env("unix:path=%s" % (tmp_path / "no-bus")))
     assert r.returncode == 1, (r.stdout, r.stderr)
-    assert (r.stderr + r.stdout).startswith("%s:4:1: `session-names`: " % path) and words in r.stdout + r.stderr, \
+    assert (r.stderr + r.stdout).startswith("%s:4:17: `session-names`: " % path) and words in r.stdout + r.stderr, \
         (r.stdout, r.stderr)
 
 

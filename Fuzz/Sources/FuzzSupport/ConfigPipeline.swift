@@ -1,31 +1,84 @@
 import FocusBridgeConfig
 import FocusBridgeCore
+import FocusBridgeTOML
 @testable import FocusBridgeServer
 import Foundation
 
-/// The configuration file from text to what the bridge does with it: `Configuration.parse`
-/// (TOMLKit, then FocusBridge's schema and its error positions), then the settings put to use as
-/// `Bridge`, `FocusController` and `focusctl` use them — rate limit, coalescing, Focus schedules,
-/// the summary schedule, decisions for each app rule and Focus, the downstream plan, the reports.
+/// The configuration file from its bytes to what the bridge does with it: the TOML reader
+/// (`FocusBridgeTOML`: its positions checked), `Configuration.parse` (FocusBridge's schema and its
+/// error positions), then the settings put to use as `Bridge`, `FocusController` and `focusctl`
+/// use them — rate limit, coalescing, Focus schedules, the summary schedule, decisions for each
+/// app rule and Focus, the downstream plan, the reports.
 public enum ConfigPipeline {
     static let path = "/home/user/.config/focus-bridge/config.toml"
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
     static let timeZone = TimeZone(identifier: "Europe/Berlin") ?? TimeZone(identifier: "UTC")!
 
-    public static func run(text: String) {
+    public static func run(bytes: [UInt8]) {
+        // Lines end at LF (CR LF ends in one too).
+        let lines = bytes.reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+        let parsed: Result<TOMLTable, TOMLError>
+        do throws(TOMLError) {
+            parsed = .success(try TOMLParser.parse(bytes: bytes))
+        } catch {
+            parsed = .failure(error)
+        }
+        switch parsed {
+        case .success(let root):
+            checkPositions(.table(root), lines: lines)
+        case .failure(let error):
+            Fuzz.require((1...lines).contains(error.position.line) && error.position.column >= 1, "TOML error at \(error)")
+            Fuzz.require(!error.message.isEmpty, "empty TOML error message")
+        }
+        // Text gives what its bytes give.
+        if let text = String(validating: bytes, as: UTF8.self) {
+            let again = Result { () throws(TOMLError) -> TOMLTable in try TOMLParser.parse(text) }
+            Fuzz.require(again == parsed, "TOMLParser.parse(text) differs from parse(bytes:)")
+        }
+
         let configuration: Configuration
         do {
-            configuration = try Configuration.parse(text, path: path)
+            configuration = try Configuration.parse(bytes: bytes, path: path)
         } catch {
-            let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).count
             Fuzz.require(error.path == path, "error names \(error.path)")
-            Fuzz.require(error.line >= 1 && error.line <= max(lines, 1) + 1, "error at line \(error.line) of \(lines): \(error)")
+            Fuzz.require(error.line >= 1 && error.line <= lines, "error at line \(error.line) of \(lines): \(error)")
             Fuzz.require(error.column >= 1, "error at column \(error.column): \(error)")
             Fuzz.require(!error.message.isEmpty, "empty error message")
+            if case .failure(let syntax) = parsed {
+                Fuzz.require(error.line == syntax.position.line && error.column == syntax.position.column
+                             && error.message == syntax.message, "the syntax error changed on its way: \(syntax) → \(error)")
+            }
             _ = error.description
             return
         }
+        Fuzz.require((try? parsed.get()) != nil, "a configuration from a file the TOML reader refuses")
         use(configuration)
+    }
+
+    /// Every key and value of an accepted file stands inside the file; a key comes before its
+    /// scalar value.
+    static func checkPositions(_ value: TOMLValue, lines: Int) {
+        func inside(_ position: TOMLPosition) -> Bool { (1...lines).contains(position.line) && position.column >= 1 }
+        switch value {
+        case .table(let table):
+            Fuzz.require(inside(table.position), "table at \(table.position)")
+            for entry in table.entries {
+                Fuzz.require(inside(entry.keyPosition) && inside(entry.valuePosition),
+                             "`\(entry.key)` at \(entry.keyPosition), its value at \(entry.valuePosition)")
+                if entry.value.table == nil && entry.value.array == nil {
+                    Fuzz.require(entry.keyPosition < entry.valuePosition, "`\(entry.key)`'s value before the key")
+                }
+                checkPositions(entry.value, lines: lines)
+            }
+        case .array(let array):
+            Fuzz.require(inside(array.position), "array at \(array.position)")
+            for element in array.elements {
+                Fuzz.require(inside(element.position), "element at \(element.position)")
+                checkPositions(element.value, lines: lines)
+            }
+        default:
+            break
+        }
     }
 
     /// Notifications that exercise every rule of the policy.

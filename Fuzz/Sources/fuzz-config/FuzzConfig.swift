@@ -1,11 +1,10 @@
 import FuzzSupport
 
-/// The configuration file: bytes → UTF-8 text (as `Configuration.load` does) → `Configuration.parse`,
-/// then the settings put to use as the bridge uses them.
+/// The configuration file: its bytes, as `Configuration.load` reads them → `FocusBridgeTOML` and
+/// `Configuration.parse(bytes:)`, then the settings put to use as the bridge uses them.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzConfig(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     Fuzz.setUp
-    guard let text = Fuzz.text(data, size) else { return 0 }
-    ConfigPipeline.run(text: text)
+    ConfigPipeline.run(bytes: Array(UnsafeBufferPointer(start: data, count: size)))
     return 0
 }
