@@ -42,7 +42,7 @@ let package = Package(
         ]),
         // `make bench`: measures the bridge against the bare bus and dunst (build it with -c release).
         .executableTarget(name: "focus-bench", dependencies: [
-            "FocusBridgeDBus",
+            "FocusBridgeDBus", "FocusBridgeCore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "FocusBridgeCoreTests", dependencies: ["FocusBridgeCore", "FocusBridgeConfig", "FocusBridgeStore", "FocusBridgeServer",

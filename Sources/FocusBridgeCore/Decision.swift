@@ -13,6 +13,18 @@ public struct Decision: Equatable, Sendable {
     public var replaces: UInt32?
     /// One line per rule consulted, in order.
     public var trace: [String]
+
+    /// How it is shown, when it is.
+    public var shown: Shown { Shown(app: app, level: level, actions: actions, presentation: presentation) }
+}
+
+/// How a notification is shown: what the daemon's `Notify` is built from besides the client's
+/// own arguments.
+public struct Shown: Equatable, Sendable {
+    public var app: AppIdentity
+    public var level: InterruptionLevel
+    public var actions: ActionNormaliser.Result
+    public var presentation: Presentation
 }
 
 /// The live state a decision depends on besides the notification itself.
@@ -53,7 +65,28 @@ public enum Policy {
         let rule = settings.rule(forApp: app.key)
         var trace = ["app: \(app.key) (from the \(app.source.rawValue))"
                      + (settings.hasRule(forApp: app.key) ? "; [apps.\"\(app.key)\"] applies" : "; no [apps] rule")]
+        let (shown, communication) = show(notification, app: app, rule: rule, context: context,
+                                          focusPreviews: context.activeFocus?.previews, trace: &trace)
+        var replaces: UInt32?
+        let outcome = delivery(notification, app: app, rule: rule, level: shown.level, communication: communication,
+                               context: context, replaces: &replaces, trace: &trace)
+        return Decision(app: app, level: shown.level, outcome: outcome, communication: communication,
+                        actions: shown.actions, presentation: shown.presentation, replaces: replaces, trace: trace)
+    }
 
+    /// How a notification is shown when it is shown now, without the delivery rules (§3): for
+    /// the bridge's own notifications (digests, "N more from App") and held ones replayed. No
+    /// Focus's previews apply: what a Focus held is shown once it is over or asked for.
+    public static func present(_ notification: NotificationRequest, app: AppIdentity, context: PolicyContext) -> Shown {
+        var trace: [String] = []
+        return show(notification, app: app, rule: context.settings.rule(forApp: app.key), context: context,
+                    focusPreviews: nil, trace: &trace).shown
+    }
+
+    /// Level (§2), actions (§4) and presentation, in the order the trace tells them.
+    private static func show(_ notification: NotificationRequest, app: AppIdentity, rule: AppRule, context: PolicyContext,
+                             focusPreviews: PreviewMode?, trace: inout [String]) -> (shown: Shown, communication: Communication?) {
+        let settings = context.settings
         let (level, levelTrace) = LevelResolver.resolve(notification, rule: rule)
         trace += levelTrace
         let communication = Communication.detect(notification, rule: rule)
@@ -67,18 +100,22 @@ public enum Policy {
         trace += actions.trace
 
         var previews = rule.previews ?? settings.general.previews
-        if let focusPreviews = context.activeFocus?.previews { previews = previews.stricter(focusPreviews) }
+        if let focusPreviews { previews = previews.stricter(focusPreviews) }
         let presentation = Presentation.make(level: level, notification: notification,
                                              appName: notification.appName.isEmpty ? app.key : notification.appName,
                                              previews: previews, screenLocked: context.screenLocked,
                                              silent: context.silent, capabilities: context.capabilities)
         trace += presentation.trace
+        return (Shown(app: app, level: level, actions: actions, presentation: presentation), communication)
+    }
 
-        var replaces: UInt32?
-        let outcome = delivery(notification, app: app, rule: rule, level: level, communication: communication,
-                               context: context, replaces: &replaces, trace: &trace)
-        return Decision(app: app, level: level, outcome: outcome, communication: communication, actions: actions,
-                        presentation: presentation, replaces: replaces, trace: trace)
+    /// Whether a replayed held notification counts toward its app's rate limit: as a new one
+    /// delivered would, so not when it repeats one still open (`decide` would coalesce it).
+    public static func replayCounts(_ notification: NotificationRequest, app: AppIdentity, context: PolicyContext) -> Bool {
+        guard notification.replacesID == 0 else { return false }
+        if context.settings.rule(forApp: app.key).delivery == .off { return true }
+        return context.recent.original(appKey: app.key, summary: notification.summary, body: notification.body,
+                                       now: context.now, window: TimeInterval(context.settings.general.coalesceSeconds)) == nil
     }
 
     /// The delivery rules of §3, in order: off, duplicate, summary, Focus, deliver.

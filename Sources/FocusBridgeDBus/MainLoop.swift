@@ -28,36 +28,36 @@ public enum MainLoop {
 
     /// A one-shot timer after `milliseconds`; returns its source ID for `cancel`.
     @discardableResult
-    public static func after(milliseconds: UInt32, _ work: @escaping () -> Void) -> UInt32 {
+    public static func after(milliseconds: UInt32, _ work: @escaping () -> Void) -> SourceID {
         let box = CallbackBox(work)
-        return g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { data in
+        return SourceID(g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { data in
             CallbackBox<() -> Void>.borrow(data)()
             return 0 // G_SOURCE_REMOVE
-        }, box.retainedPointer(), { data in CallbackBox<() -> Void>.release(data) })
+        }, box.retainedPointer(), { data in CallbackBox<() -> Void>.release(data) }))
     }
 
     /// Work to do once the loop has nothing more urgent (batches many events into one pass).
     @discardableResult
-    public static func whenIdle(_ work: @escaping () -> Void) -> UInt32 {
+    public static func whenIdle(_ work: @escaping () -> Void) -> SourceID {
         let box = CallbackBox(work)
-        return g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, { data in
+        return SourceID(g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, { data in
             CallbackBox<() -> Void>.borrow(data)()
             return 0
-        }, box.retainedPointer(), { data in CallbackBox<() -> Void>.release(data) })
+        }, box.retainedPointer(), { data in CallbackBox<() -> Void>.release(data) }))
     }
 
-    public static func cancel(_ sourceID: UInt32) {
-        if sourceID != 0 { g_source_remove(sourceID) }
+    public static func cancel(_ source: SourceID) {
+        if source != .none { g_source_remove(source.rawValue) }
     }
 
     /// Calls `handler` on the loop each time the process receives `signal` (SIGTERM, SIGINT, SIGHUP).
     @discardableResult
-    public static func onSignal(_ signal: Int32, _ handler: @escaping () -> Void) -> UInt32 {
+    public static func onSignal(_ signal: Int32, _ handler: @escaping () -> Void) -> SourceID {
         let box = CallbackBox(handler)
-        return g_unix_signal_add_full(G_PRIORITY_DEFAULT, signal, { data in
+        return SourceID(g_unix_signal_add_full(G_PRIORITY_DEFAULT, signal, { data in
             CallbackBox<() -> Void>.borrow(data)()
             return 1 // G_SOURCE_CONTINUE
-        }, box.retainedPointer(), { data in CallbackBox<() -> Void>.release(data) })
+        }, box.retainedPointer(), { data in CallbackBox<() -> Void>.release(data) }))
     }
 
     /// Runs `work` on the loop's thread (from any thread).
@@ -68,4 +68,12 @@ public enum MainLoop {
             return 0
         }, box.retainedPointer(), { data in CallbackBox<@Sendable () -> Void>.release(data) })
     }
+}
+
+/// A GLib event source on the main loop (a timer, an idle callback), for `MainLoop.cancel`.
+public struct SourceID: Hashable, Sendable {
+    public let rawValue: UInt32
+    public init(_ rawValue: UInt32) { self.rawValue = rawValue }
+    /// No source (GLib never hands out 0).
+    public static let none = SourceID(0)
 }

@@ -6,7 +6,7 @@ import Foundation
 /// suspend), and is woken early when someone sets the clock, so schedules can be re-evaluated.
 public final class WallClockTimer {
     private let descriptor: Int32
-    private var source: UInt32 = 0
+    private var source = SourceID.none
     private let fired: () -> Void
 
     private static let absolute: Int32 = 1          // TFD_TIMER_ABSTIME
@@ -20,14 +20,14 @@ public final class WallClockTimer {
         guard descriptor >= 0 else { return }
         typealias Handler = () -> Void
         let box = CallbackBox<Handler>({ [weak self] in self?.expired() })
-        source = g_unix_fd_add_full(G_PRIORITY_DEFAULT, descriptor, G_IO_IN, { _, _, data in
+        source = SourceID(g_unix_fd_add_full(G_PRIORITY_DEFAULT, descriptor, G_IO_IN, { _, _, data in
             CallbackBox<Handler>.borrow(data)()
             return 1 // G_SOURCE_CONTINUE
-        }, box.retainedPointer(), { data in CallbackBox<Handler>.release(data) })
+        }, box.retainedPointer(), { data in CallbackBox<Handler>.release(data) }))
     }
 
     deinit {
-        if source != 0 { g_source_remove(source) }
+        MainLoop.cancel(source)
         if descriptor >= 0 { close(descriptor) }
     }
 

@@ -72,12 +72,11 @@ final class BusDownstream: Downstream {
     /// again with back-off (0.1 s doubling to 5 s) until it serves, and only then given work,
     /// so clients never see a capability list that is not the daemon's.
     private func fetchCapabilities(from newOwner: String, attempt: Int) {
-        connection.call(daemonName, NotificationsInterface.path, NotificationsInterface.name, "GetCapabilities",
-                        replyType: "(as)", timeoutMilliseconds: 5_000) { [weak self] result in
+        NotificationsInterface.capabilities(on: connection, name: daemonName, timeoutMilliseconds: 5_000) { [weak self] result in
             guard let self, self.owner == newOwner else { return }
             switch result {
-            case .success(let reply):
-                self.capabilities = reply.child(0).strings
+            case .success(let capabilities):
+                self.capabilities = capabilities
             case .failure(let error) where Self.meansNotServingYet(error):
                 let delay = UInt32(min(5_000, 100 << min(attempt, 6)))
                 if attempt == 0 {
@@ -103,12 +102,11 @@ final class BusDownstream: Downstream {
 
     /// Asks who the daemon is (apps see its answer as the bridge's), then takes work.
     private func fetchServerInformation(from newOwner: String) {
-        connection.call(daemonName, NotificationsInterface.path, NotificationsInterface.name, "GetServerInformation",
-                        replyType: "(ssss)", timeoutMilliseconds: 5_000) { [weak self] result in
+        NotificationsInterface.serverInformation(on: connection, name: daemonName, timeoutMilliseconds: 5_000) { [weak self] result in
             guard let self, self.owner == newOwner else { return }
             switch result {
-            case .success(let reply):
-                self.serverInformation = ServerInformation(reply: (0..<4).map { reply.child($0).string ?? "" })
+            case .success(let information):
+                self.serverInformation = information
             case .failure(let error):
                 self.serverInformation = nil
                 self.logger.warning("GetServerInformation failed: \(error)")
@@ -122,7 +120,7 @@ final class BusDownstream: Downstream {
     private func received(_ signal: Signal) {
         guard let owner, signal.sender == owner else { return }
         if signal.interface == NotificationsInterface.name {
-            events?.downstreamSignal(signal)
+            if let read = DaemonSignal(signal) { events?.downstreamSignal(read) }
         } else {
             passthrough?.relay(signal)
         }
@@ -130,17 +128,14 @@ final class BusDownstream: Downstream {
 
     func notify(_ notification: ForwardedNotification, replacing daemonID: UInt32,
                 completion: @escaping (Result<UInt32, DBusError>) -> Void) {
-        connection.call(daemonName, NotificationsInterface.path, NotificationsInterface.name, "Notify",
-                        notification.arguments(replacing: daemonID), replyType: "(u)",
-                        timeoutMilliseconds: Self.notifyTimeoutMilliseconds) { result in
-            completion(result.map { $0.child(0).uint32 ?? 0 })
-        }
+        NotificationsInterface.notify(notification, replacing: daemonID, on: connection, name: daemonName,
+                                      timeoutMilliseconds: Self.notifyTimeoutMilliseconds, completion: completion)
     }
 
     func close(daemonID: UInt32, bridgeID: UInt32) {
-        connection.call(daemonName, NotificationsInterface.path, NotificationsInterface.name, "CloseNotification",
-                        .tuple([.uint32(daemonID)]), timeoutMilliseconds: Self.callTimeoutMilliseconds) { [logger] result in
-            if case .failure(let error) = result { logger.debug("CloseNotification(\(daemonID)): \(error)") }
+        NotificationsInterface.closeNotification(daemonID, on: connection, name: daemonName,
+                                                 timeoutMilliseconds: Self.callTimeoutMilliseconds) { [logger] error in
+            if let error { logger.debug("CloseNotification(\(daemonID)): \(error)") }
         }
     }
 

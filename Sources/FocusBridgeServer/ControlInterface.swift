@@ -7,11 +7,11 @@ import Foundation
 /// `org.focusbridge.Control1`, the interface `focusctl` talks to. Answers are JSON texts whose
 /// keys are documented in focusctl(1).
 final class ControlInterface {
-    static let busName = "org.focusbridge.FocusBridge"
-    static let name = "org.focusbridge.Control1"
-    static let path = "/org/focusbridge/FocusBridge"
-    static let invalidConfig = "org.focusbridge.Error.InvalidConfig"
-    static let invalidRequest = "org.focusbridge.Error.InvalidRequest"
+    static let busName = ControlNames.busName
+    static let name = ControlNames.interface
+    static let path = ControlNames.path
+    static let invalidConfig = ControlNames.invalidConfig
+    static let invalidRequest = ControlNames.invalidRequest
 
     private let bus: BusConnection
     private let bridge: Bridge

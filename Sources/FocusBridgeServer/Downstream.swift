@@ -38,8 +38,8 @@ protocol DownstreamEvents: AnyObject {
     func downstreamReady()
     /// The daemon went away: what it showed is gone.
     func downstreamGone()
-    /// A signal of `org.freedesktop.Notifications` from the daemon.
-    func downstreamSignal(_ signal: Signal)
+    /// A signal of `org.freedesktop.Notifications` from the daemon, read (`DaemonSignal`).
+    func downstreamSignal(_ signal: DaemonSignal)
 }
 
 extension DBusError {

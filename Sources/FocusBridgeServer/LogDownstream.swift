@@ -26,9 +26,7 @@ final class LogDownstream: Downstream {
 
     func close(daemonID: UInt32, bridgeID: UInt32) {
         Self.write("close id=\(bridgeID)")
-        events?.downstreamSignal(Signal(
-            sender: "", path: NotificationsInterface.path, interface: NotificationsInterface.name,
-            member: "NotificationClosed", parameters: .tuple([.uint32(daemonID), .uint32(3)])))
+        events?.downstreamSignal(.closed(daemonID: daemonID, reason: .closedByCall))
     }
 
     func stop() {}

@@ -50,7 +50,7 @@ public final class Service {
     private var configWatch: ConfigWatch?
     /// Held for the whole run: the state folder's lock.
     private var stateFolder: StateFolder?
-    private var reloadTimer: UInt32 = 0
+    private var reloadTimer = SourceID.none
     private var exitCode: Int32 = 0
     private var ownedNames: [String] = []
     /// Set once shutting down: what goes away from then on is expected.
@@ -197,7 +197,7 @@ public final class Service {
     private func configFileChanged() {
         MainLoop.cancel(reloadTimer)
         reloadTimer = MainLoop.after(milliseconds: 200) { [weak self] in
-            self?.reloadTimer = 0
+            self?.reloadTimer = .none
             self?.reload(explicit: false)
         }
     }
@@ -270,12 +270,12 @@ public final class Service {
 
     static let firstReconnectMilliseconds: UInt32 = 100
     static let lastReconnectMilliseconds: UInt32 = 10_000
-    private var reconnectTimer: UInt32 = 0
+    private var reconnectTimer = SourceID.none
 
     private func reconnect(_ downstream: BusDownstream, address: String, afterMilliseconds delay: UInt32) {
         reconnectTimer = MainLoop.after(milliseconds: delay) { [weak self, weak downstream] in
             guard let self, let downstream else { return }
-            self.reconnectTimer = 0
+            self.reconnectTimer = .none
             do {
                 try downstream.connection.reconnect(address: address)
             } catch {
@@ -327,7 +327,7 @@ public final class Service {
         }
         ownedNames.removeAll()
         MainLoop.cancel(reconnectTimer)
-        reconnectTimer = 0
+        reconnectTimer = .none
         stopDownstream()
         MainLoop.quit()
     }

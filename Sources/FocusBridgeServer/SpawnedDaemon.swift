@@ -63,8 +63,8 @@ final class SpawnedDaemon {
     /// Asks the new owner for its capabilities; an error is asked again a second later (a daemon
     /// may own the name a moment before it exports its object), as long as the process runs.
     private func ask(_ owner: String, generation: Int, triesLeft: Int) {
-        connection?.call(owner, NotificationsInterface.path, NotificationsInterface.name, "GetCapabilities",
-                         replyType: "(as)", timeoutMilliseconds: 10_000) { [weak self] result in
+        guard let connection else { return }
+        NotificationsInterface.capabilities(on: connection, name: owner, timeoutMilliseconds: 10_000) { [weak self] result in
             guard let self, generation == self.generation, self.process != nil, !self.served else { return }
             // Only an answer counts: an error may come from the connection's library alone (GDBus
             // answers UnknownMethod for an object not yet exported), from a daemon that never serves.

@@ -1,3 +1,4 @@
+import FocusBridgeCore
 import FocusBridgeDBus
 import Foundation
 
@@ -74,8 +75,8 @@ struct Bench {
                              replyType: "(u)")
         record("memory_held_mib", Harness.residentMiB(pid), "Resident memory, \(options.held) held", unit: "MiB")
         let daemon = Client(bus: try BusConnection.connect(address: daemonAddress), destination: "org.freedesktop.Notifications")
-        let summarised = try client.bus.callSync("org.focusbridge.FocusBridge", "/org/focusbridge/FocusBridge",
-                                                 "org.focusbridge.Control1", "DeliverSummary", replyType: "(u)").child(0).uint32 ?? 0
+        let summarised = try client.bus.callSync(ControlNames.busName, ControlNames.path,
+                                                 ControlNames.interface, "DeliverSummary", replyType: "(u)").child(0).uint32 ?? 0
         settle(client)
         _ = daemon.sequential(1, method: "InvokeOnLastDigest", arguments: { .tuple([.string("show-all")]) }, replyType: nil)
         let target = counts(before)["delivered"]! + Int(summarised) + 1
@@ -209,8 +210,8 @@ struct Bench {
     }
 
     private func status(_ client: Client) throws -> [String: Any] {
-        let reply = try client.bus.callSync("org.focusbridge.FocusBridge", "/org/focusbridge/FocusBridge",
-                                            "org.focusbridge.Control1", "Status", replyType: "(s)")
+        let reply = try client.bus.callSync(ControlNames.busName, ControlNames.path,
+                                            ControlNames.interface, "Status", replyType: "(s)")
         return (try JSONSerialization.jsonObject(with: Data((reply.child(0).string ?? "{}").utf8))) as? [String: Any] ?? [:]
     }
 
@@ -234,8 +235,8 @@ struct Bench {
     }
 
     private func historyCount(_ client: Client, app: String) throws -> Int {
-        let reply = try client.bus.callSync("org.focusbridge.FocusBridge", "/org/focusbridge/FocusBridge",
-                                            "org.focusbridge.Control1", "History",
+        let reply = try client.bus.callSync(ControlNames.busName, ControlNames.path,
+                                            ControlNames.interface, "History",
                                             .tuple([.uint32(UInt32.max), .string(app)]), replyType: "(s)",
                                             timeoutMilliseconds: 120_000)
         return ((try JSONSerialization.jsonObject(with: Data((reply.child(0).string ?? "[]").utf8))) as? [Any])?.count ?? 0

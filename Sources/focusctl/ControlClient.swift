@@ -31,14 +31,14 @@ struct ControlClient {
     @discardableResult
     func call(_ method: String, _ arguments: Variant? = nil, replyType: String? = nil) -> Variant {
         do {
-            return try bus.callSync("org.focusbridge.FocusBridge", "/org/focusbridge/FocusBridge",
-                                    "org.focusbridge.Control1", method, arguments, replyType: replyType,
+            return try bus.callSync(ControlNames.busName, ControlNames.path,
+                                    ControlNames.interface, method, arguments, replyType: replyType,
                                     timeoutMilliseconds: 10_000)
         } catch {
             if [DBusError.serviceUnknown, DBusError.nameHasNoOwner].contains(error.name) {
                 Self.fail(Self.notRunning, code: 2)
             }
-            if error.name.hasPrefix("org.focusbridge.Error.") { Self.fail(error.message, code: 1) }
+            if error.name.hasPrefix(ControlNames.errorPrefix) { Self.fail(error.message, code: 1) }
             Self.fail("focusctl: focus-bridge refused \(method): \(error.message)", code: 1)
         }
     }
@@ -55,7 +55,7 @@ struct ControlClient {
 
     /// The status, asynchronously (nil when the daemon does not answer), for `watch`.
     func statusAsync(_ completion: @escaping (StatusReport?) -> Void) {
-        bus.call("org.focusbridge.FocusBridge", "/org/focusbridge/FocusBridge", "org.focusbridge.Control1", "Status",
+        bus.call(ControlNames.busName, ControlNames.path, ControlNames.interface, "Status",
                  replyType: "(s)", timeoutMilliseconds: 10_000) { result in
             guard case .success(let reply) = result, let text = reply.child(0).string else { return completion(nil) }
             completion(try? JSONText.decode(StatusReport.self, from: text))
@@ -65,7 +65,7 @@ struct ControlClient {
     /// Asks the bridge for its `StateChanged` signals (sent only to those who ask). A refusal
     /// (another user's bridge) leaves `watch` with the statuses it reads itself.
     func watchAsync() {
-        bus.call("org.focusbridge.FocusBridge", "/org/focusbridge/FocusBridge", "org.focusbridge.Control1", "Watch",
+        bus.call(ControlNames.busName, ControlNames.path, ControlNames.interface, "Watch",
                  timeoutMilliseconds: 10_000) { _ in }
     }
 

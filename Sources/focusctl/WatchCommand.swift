@@ -29,13 +29,13 @@ struct WatchCommand: ParsableCommand {
                 print(#"{"running":false}"#)
             }
         }
-        bus.subscribe(sender: "org.focusbridge.FocusBridge", interface: "org.focusbridge.Control1", member: "StateChanged",
-                      path: "/org/focusbridge/FocusBridge") { signal in
+        bus.subscribe(sender: ControlNames.busName, interface: ControlNames.interface, member: "StateChanged",
+                      path: ControlNames.path) { signal in
             emit(try? JSONText.decode(StatusReport.self, from: signal.parameters.child(0).string ?? "{}"))
         }
         // The daemon starting or stopping is a change too. StateChanged is sent only to those
         // who ask (Watch): asked again each time a bridge appears.
-        bus.watchName("org.focusbridge.FocusBridge") { owner in
+        bus.watchName(ControlNames.busName) { owner in
             guard owner != nil else { return emit(nil) }
             client.watchAsync()
             client.statusAsync { emit($0) }

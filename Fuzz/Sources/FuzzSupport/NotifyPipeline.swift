@@ -4,15 +4,15 @@ import FocusBridgeDBus
 import FocusBridgeStore
 import Foundation
 
-/// What the bridge does with the arguments of one `Notify` call, step by step as `Bridge.accept`
-/// and `Bridge.deliver` do it, with the product's invariants checked after each step:
+/// What the bridge does with the arguments of one `Notify` call, through the same calls as
+/// `Bridge.accept` and `Bridge.deliver`, with the product's invariants checked after each step:
 ///
 /// 1. the arguments as the store keeps a held notification (serialised, read back on replay);
-/// 2. `NotificationsInterface.decode` (hints, actions, the `i`, the `u`);
-/// 3. `AppIdentity.resolve` and `Policy.decide` under several contexts (defaults; Focus on,
+/// 2. `NotifyArguments` and its `request` (hints, actions, the `i`, the `u`);
+/// 3. `AppIdentity.resolve` and `Intake.take` under several contexts (defaults; Focus on,
 ///    silent, screen locked, previews hidden; rules for the very app; a duplicate; a flood);
-/// 4. `HintEditor.forwardedHints` and the `(susssasa{sv}i)` sent to the daemon, serialised;
-/// 5. the reports `focusctl` prints (JSON), and for a held outcome the store's hold and read-back.
+/// 4. `NotifyArguments.forwarded` and the `(susssasa{sv}i)` sent to the daemon, serialised;
+/// 5. the reports `focusctl` prints (JSON), and for a held step the store's hold and read-back.
 public enum NotifyPipeline {
     public static let signature = "(susssasa{sv}i)"
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
@@ -43,9 +43,12 @@ public enum NotifyPipeline {
         Fuzz.require(reloaded.bytes == payload, "the arguments change when stored and loaded")
 
         // 2. Decoding.
-        let notification = NotificationsInterface.decode(arguments)
-        Fuzz.require(summary(of: notification) == summary(of: NotificationsInterface.decode(reloaded)),
-                     "a stored notification decodes differently")
+        let wire = NotifyArguments(arguments)
+        let notification = wire.request
+        guard let stored = NotifyArguments(storedType: arguments.typeString, bytes: payload) else {
+            return Fuzz.require(false, "the stored arguments are not read back as a Notify's (replay drops them)")
+        }
+        Fuzz.require(summary(of: notification) == summary(of: stored.request), "a stored notification decodes differently")
         _ = notification.actionPairs
         _ = notification.desktopEntry
 
@@ -54,12 +57,13 @@ public enum NotifyPipeline {
             let app = AppIdentity.resolve(notification, process: process)
             Fuzz.require(!app.key.isEmpty, "empty app key")
             for context in contexts(for: app) {
-                let decision = Policy.decide(notification, app: app, context: context)
-                check(decision, notification, context)
-                forward(decision, notification, arguments, process: process)
-                report(decision, notification, context: context, arguments: arguments, process: process)
+                let intake = take(notification, wire, app: app, context: context)
+                check(intake.decision, notification, context)
+                check(intake)
+                forward(intake.decision.shown, notification, wire, process: process)
+                report(intake, notification, arguments: arguments, process: process)
             }
-            repeated(notification, arguments, app: app, process: process)
+            repeated(notification, wire, app: app, process: process)
         }
         HeldStore.shared.checkAndEmpty()
     }
@@ -125,7 +129,29 @@ public enum NotifyPipeline {
         return result
     }
 
+    /// `Bridge.accept`'s decision: a first notification from `sender`, nothing shown or held
+    /// unless `table` says so.
+    static func take(_ notification: NotificationRequest, _ wire: NotifyArguments, app: AppIdentity,
+                     context: PolicyContext, table: NotificationTable = NotificationTable()) -> Intake {
+        Intake.take(notification, app: app, caller: Caller(connection: sender), payloadBytes: wire.byteCount,
+                    context: context, focusName: context.activeFocus?.name, table: table, held: { _ in nil })
+    }
+
     // MARK: Checks
+
+    /// The intake agrees with its decision: one step per outcome, the sender holds the ID.
+    static func check(_ intake: Intake) {
+        Fuzz.require(intake.holders.last?.connection == sender, "the sender does not hold its ID")
+        Fuzz.require(!intake.releasesHeld, "released a held notification when none was held")
+        switch (intake.step, intake.decision.outcome) {
+        case (.hold(.summary), .heldSummary), (.hold(.focus), .heldFocus), (.drop, .dropped), (.collapse, .collapsed),
+             (.forward, .delivered), (.forward, .coalesced):
+            break
+        default:
+            Fuzz.require(false, "step \(intake.step) for outcome \(intake.decision.outcome.rawValue)")
+        }
+        if intake.tooHeavyToHold { Fuzz.require(intake.decision.outcome == .delivered, "too heavy to hold, yet held") }
+    }
 
     /// The promises of PRODUCT.md §2–§4 that hold whatever the input.
     static func check(_ decision: Decision, _ notification: NotificationRequest, _ context: PolicyContext) {
@@ -153,11 +179,12 @@ public enum NotifyPipeline {
     }
 
     /// `Bridge.deliver`: the arguments the daemon receives.
-    static func forward(_ decision: Decision, _ notification: NotificationRequest, _ arguments: Variant,
+    static func forward(_ shown: Shown, _ notification: NotificationRequest, _ wire: NotifyArguments,
                         process: ProcessIdentity?) {
-        let presentation = decision.presentation
-        let hints = HintEditor.forwardedHints(arguments.child(6), presentation: presentation, notification: notification,
-                                              app: decision.app, process: process.map { ProcessIdentity(processID: $0.processID) })
+        let presentation = shown.presentation
+        let forwarded = wire.forwarded(id: 7, request: notification, shown: shown,
+                                       process: process.map { ProcessIdentity(processID: $0.processID) })
+        let hints = forwarded.hints
         Fuzz.require(hints.typeString == "a{sv}", "forwarded hints of type \(hints.typeString)")
         let forwardedEntries = hints.dictionaryEntries
         Fuzz.require(forwardedEntries.filter { $0.key == "urgency" }.count == 1, "not exactly one urgency hint forwarded")
@@ -169,7 +196,7 @@ public enum NotifyPipeline {
         }
         // Every hint the bridge does not set itself is the client's, byte for byte.
         var original: [String: Int] = [:]
-        for entry in arguments.child(6).dictionaryEntries {
+        for entry in wire.hints.dictionaryEntries {
             original[entry.key + "\u{0}" + hex(entry.value.bytes), default: 0] += 1
         }
         for entry in forwardedEntries where !addedHints.contains(entry.key) {
@@ -178,12 +205,6 @@ public enum NotifyPipeline {
             original[key]! -= 1
         }
 
-        let forwarded = ForwardedNotification(
-            id: 7, appKey: decision.app.key, level: decision.level,
-            appName: arguments.child(0), appIcon: arguments.child(2),
-            summary: presentation.summary.map(Variant.string) ?? arguments.child(3),
-            body: presentation.body.map(Variant.string) ?? arguments.child(4),
-            actions: .strings(decision.actions.flat), hints: hints, expireTimeout: arguments.child(7))
         let message = forwarded.arguments(replacing: 3)
         Fuzz.require(message.typeString == signature, "forwarded \(message.typeString)")
         let bytes = message.bytes
@@ -193,8 +214,9 @@ public enum NotifyPipeline {
     }
 
     /// What `focusctl explain` and `focusctl history` print, and the store for held outcomes.
-    static func report(_ decision: Decision, _ notification: NotificationRequest, context: PolicyContext,
-                       arguments: Variant, process: ProcessIdentity?) {
+    static func report(_ intake: Intake, _ notification: NotificationRequest, arguments: Variant,
+                       process: ProcessIdentity?) {
+        let decision = intake.decision
         let explained = DecisionReport(decision)
         let text = JSONText.encode(explained)
         Fuzz.require((try? JSONText.decode(DecisionReport.self, from: text)) == explained, "explain JSON does not read back: \(text)")
@@ -205,10 +227,8 @@ public enum NotifyPipeline {
         let line = JSONText.encode(listed)
         Fuzz.require((try? JSONText.decode(HistoryReport.self, from: line)) == listed, "history JSON does not read back: \(line)")
 
-        switch decision.outcome {
-        case .heldFocus, .heldSummary:
-            let reason: HeldNotification.Reason = decision.outcome == .heldSummary
-                ? .summary : .focus(context.activeFocus?.name ?? "")
+        switch intake.step {
+        case .hold(let reason):
             let item = HeldNotification(id: 0, reason: reason, app: decision.app.key, summary: notification.summary,
                                         body: notification.body, level: decision.level,
                                         relevance: HeldNotification.relevance(of: notification), received: now,
@@ -222,33 +242,36 @@ public enum NotifyPipeline {
     }
 
     /// The same notification again (coalesced), and past a rate limit of one (collapsed).
-    static func repeated(_ notification: NotificationRequest, _ arguments: Variant, app: AppIdentity,
+    static func repeated(_ notification: NotificationRequest, _ wire: NotifyArguments, app: AppIdentity,
                          process: ProcessIdentity?) {
         var context = PolicyContext(now: now)
-        let first = Policy.decide(notification, app: app, context: context)
-        guard first.outcome == .delivered else { return }
+        let first = take(notification, wire, app: app, context: context)
+        guard first.decision.outcome == .delivered else { return }
+        var table = NotificationTable()
+        table.track(7, appKey: app.key, holder: Caller(connection: sender))
         context.recent.delivered(7, appKey: app.key, summary: notification.summary, body: notification.body, at: now)
         context.now = now.addingTimeInterval(1)
-        let again = Policy.decide(notification, app: app, context: context)
-        Fuzz.require(again.outcome == .coalesced && again.replaces == 7,
-                     "the same notification again is \(again.outcome.rawValue), not coalesced")
-        check(again, notification, context)
+        let again = take(notification, wire, app: app, context: context, table: table)
+        Fuzz.require(again.decision.outcome == .coalesced && again.decision.replaces == 7 && again.id == .existing(7),
+                     "the same notification again is \(again.decision.outcome.rawValue), not coalesced into 7")
+        Fuzz.require(again.step == .forward(counts: false), "a coalesced notification counts toward the rate limit")
+        check(again.decision, notification, context)
 
         var flooded = PolicyContext(now: now.addingTimeInterval(1), flood: FloodGate(limit: 1, window: 10))
         flooded.flood.delivered(app.key, at: now)
-        let over = Policy.decide(notification, app: app, context: flooded)
-        if first.level != .critical && notification.replacesID == 0 {
-            Fuzz.require(over.outcome == .collapsed, "past the rate limit: \(over.outcome.rawValue), not collapsed")
+        let over = take(notification, wire, app: app, context: flooded)
+        if first.decision.level != .critical && notification.replacesID == 0 {
+            Fuzz.require(over.step == .collapse, "past the rate limit: \(over.decision.outcome.rawValue), not collapsed")
         }
-        // `Bridge.collapse`: the "N more from App" notification.
+        // `FloodCollapse`: the "N more from App" notification, shown as `Policy.present` says.
         let title = "2 more from \(app.key)"
         let request = NotificationRequest(appName: app.key, summary: title, body: notification.summary,
                                           hints: [LevelResolver.levelHint: .string("passive")])
-        let collapsed = Variant.tuple([arguments.child(0), .uint32(0), arguments.child(2), .string(title),
-                                       .string(notification.summary), .strings([]), .dictionary([]), .int32(-1)])
-        let decision = Policy.decide(request, app: app, context: PolicyContext(now: now))
-        check(decision, request, PolicyContext(now: now))
-        forward(decision, request, collapsed, process: process)
+        let collapsed = NotifyArguments.own(appName: wire.appName, appIcon: wire.appIcon, summary: title,
+                                            body: notification.summary)
+        let shown = Policy.present(request, app: app, context: PolicyContext(now: now))
+        Fuzz.require(shown.level == .passive, "a \"more from\" notification at \(shown.level)")
+        forward(shown, request, collapsed, process: process)
     }
 
     // MARK: Helpers
@@ -268,7 +291,7 @@ public enum NotifyPipeline {
 }
 
 /// A state database on tmpfs that held notifications go through, as in `Bridge.accept` (group
-/// commit) and `Bridge.replay` (payload read back).
+/// commit) and `HeldRegistry.nextReplay` (payload read back).
 final class HeldStore: @unchecked Sendable {
     static let shared = HeldStore()
 
@@ -322,11 +345,10 @@ final class HeldStore: @unchecked Sendable {
                              && stored.level == hold.item.level && stored.reason == hold.item.reason,
                              "held notification \(hold.item.id) changed in the store")
                 guard let payload = try store.heldPayload(hold.item.id),
-                      let arguments = Variant(type: payload.type, bytes: payload.bytes),
-                      arguments.typeString == NotifyPipeline.signature else {
+                      let arguments = NotifyArguments(storedType: payload.type, bytes: payload.bytes) else {
                     return Fuzz.require(false, "the stored notification \(hold.item.id) cannot be read (replay drops it)")
                 }
-                Fuzz.require(arguments.bytes == hold.payload, "held payload changed")
+                Fuzz.require(arguments.all.bytes == hold.payload, "held payload changed")
             }
             try store.removeHeld(pending.map(\.0.item.id))
         } catch {

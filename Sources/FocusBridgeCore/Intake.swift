@@ -1,0 +1,94 @@
+/// What the bridge does with one `Notify`, decided without I/O (focus-bridge(1), BEHAVIOUR):
+/// from the decoded notification, the caller and the live state, the ID it gets, who holds that
+/// ID, and the one step it takes — held, dropped, collapsed or forwarded. `Bridge` carries it out.
+public struct Intake: Equatable, Sendable {
+    public enum ID: Equatable, Sendable {
+        /// A new ID.
+        case new
+        /// The ID of the notification it replaces or repeats.
+        case existing(UInt32)
+    }
+
+    public enum Step: Equatable, Sendable {
+        /// Kept durably until the Focus ends or the summary is due; answered once stored.
+        case hold(HeldNotification.Reason)
+        /// Its life ends as its ID is handed out (`delivery = "off"`); `endsAtOnce`: its holders
+        /// are told it closed (dismissed) — not when it replaced one still on screen.
+        case drop(endsAtOnce: Bool)
+        /// Over its app's rate limit: counted in the app's "N more from App" notification.
+        case collapse
+        /// To the daemon; `counts`: toward its app's rate limit.
+        case forward(counts: Bool)
+    }
+
+    public var decision: Decision
+    public var id: ID
+    /// Every connection holding the ID, oldest first (each gets its signals and its one close).
+    public var holders: [Caller]
+    /// It replaces a held notification, which is held no longer (the step says what it becomes).
+    public var releasesHeld: Bool
+    /// It was to be held but weighs more than a held one may: forwarded now instead.
+    public var tooHeavyToHold: Bool
+    public var step: Step
+
+    /// - Parameters:
+    ///   - focusName: the name of the Focus that is on (what it holds is held for that name).
+    ///   - table: the notifications shown or collapsed now.
+    ///   - held: the holders of a notification held now (not one sent out in a digest).
+    public static func take(_ notification: NotificationRequest, app: AppIdentity, caller: Caller, payloadBytes: Int,
+                            context: PolicyContext, focusName: String?, table: NotificationTable,
+                            held: (UInt32) -> [Caller]?) -> Intake {
+        var decision = Policy.decide(notification, app: app, context: context)
+        let replacing = notification.replacesID
+        // One ownership rule for what is shown and what is held: `Caller.mayActFor`.
+        let replacesShown = table.owned(replacing, by: caller) != nil
+        let heldHolders = replacing == 0 ? nil : held(replacing).flatMap { $0.contains(where: caller.mayActFor) ? $0 : nil }
+        let isHeld = decision.outcome == .heldFocus || decision.outcome == .heldSummary
+        if replacesShown && isHeld {
+            // An update of something already on screen stays on screen.
+            decision.outcome = .delivered
+            decision.trace.append("delivery: delivered after all (it replaces notification \(replacing), already shown)")
+        }
+        var tooHeavy = false
+        if decision.outcome == .heldFocus || decision.outcome == .heldSummary,
+           !HeldNotification.mayHold(payloadBytes: payloadBytes) {
+            decision.outcome = .delivered
+            tooHeavy = true
+        }
+        if decision.outcome == .coalesced, let original = decision.replaces, table.owned(original, by: caller) == nil {
+            // The same text from someone who may not act on the original is a notification of its own.
+            decision.outcome = .delivered
+            decision.replaces = nil
+            decision.trace.append("delivery: delivered after all (notification \(original) is not this sender's to replace)")
+        }
+
+        // Whoever held the ID before keeps holding it.
+        var holders = [caller]
+        let id: ID
+        if let original = decision.replaces, table[original] != nil {
+            id = .existing(original)
+        } else if replacesShown {
+            id = .existing(replacing)
+        } else if let heldHolders {
+            id = .existing(replacing)
+            holders = heldHolders.filter { $0.connection != caller.connection } + [caller]
+        } else {
+            id = .new
+        }
+
+        let step: Step
+        switch decision.outcome {
+        case .heldSummary: step = .hold(.summary)
+        case .heldFocus: step = .hold(.focus(focusName ?? ""))
+        case .dropped: step = .drop(endsAtOnce: !replacesShown)
+        case .collapsed: step = .collapse
+        case .delivered, .coalesced: step = .forward(counts: replacing == 0 && decision.outcome != .coalesced)
+        }
+        // A held one replaced goes out as its replacement, or is held again in its place.
+        let releasesHeld = heldHolders != nil && step != .collapse && !isHeldStep(step)
+        return Intake(decision: decision, id: id, holders: holders, releasesHeld: releasesHeld, tooHeavyToHold: tooHeavy,
+                      step: step)
+    }
+
+    private static func isHeldStep(_ step: Step) -> Bool { if case .hold = step { true } else { false } }
+}

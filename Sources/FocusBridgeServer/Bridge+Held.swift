@@ -1,0 +1,105 @@
+import FocusBridgeCore
+import FocusBridgeDBus
+import Foundation
+
+/// What becomes of held notifications later: a Focus ending, the scheduled summary, a digest's
+/// Show All or Dismiss (focus-bridge(1), BEHAVIOUR). Digests are the bridge's own notifications,
+/// shown as `Policy.present` says, held by the bridge itself.
+extension Bridge {
+    /// Replays go into the forward queue only while it is this short, so a Show All of a
+    /// hundred thousand never overruns the queue's bound.
+    static let replayQueueRoom = 512
+
+    /// A Focus ended: what it held goes out as `after-focus` says.
+    func focusEnded(_ name: String) {
+        let items = held.waiting(for: name)
+        guard !items.isEmpty else { return }
+        switch settings.general.afterFocus {
+        case .digest:
+            logger.info("\(name) ended: \(items.count) held notification(s) in a digest")
+            send(Digest.afterFocus(name, items))
+        case .replay:
+            logger.info("\(name) ended: replaying \(items.count) held notification(s)")
+            replay(items.sorted { ($0.received, $0.id) < ($1.received, $1.id) }.map(\.id))
+        case .none:
+            logger.info("\(name) ended: \(items.count) held notification(s) kept in history only")
+            held.release(items.map(\.id))
+            // Never to be shown: dismissed, as the person chose.
+            for item in items { ended(item.id, reason: .dismissed, holders: item.holders) }
+        }
+    }
+
+    /// Items held for a Focus that is no longer on (it ended while the bridge was stopped).
+    func focusesEnded(besides active: String?) {
+        for name in held.focusNames(besides: active).sorted() { focusEnded(name) }
+    }
+
+    /// Delivers the scheduled summary now; returns how many notifications it holds.
+    @discardableResult
+    func deliverSummary() -> Int {
+        let items = held.waiting(.heldSummary)
+        send(Digest.summary(of: items))
+        return items.count
+    }
+
+    /// Sends a digest as the bridge's own notification, with Show All and Dismiss.
+    private func send(_ digest: Digest?) {
+        guard let digest else { return }
+        let id = newID()
+        held.assign(digest.items, toDigest: id)
+        record(HistoryEntry(id: id, app: Self.ownAppName, summary: digest.title, body: digest.body, level: .active,
+                            decision: .delivered, received: clock.now))
+        let arguments = NotifyArguments.own(appName: .string(Self.ownAppName),
+                                            appIcon: .string("preferences-system-notifications"),
+                                            summary: digest.title, body: digest.body, actions: digest.actions)
+        let request = NotificationRequest(appName: Self.ownAppName, summary: digest.title, body: digest.body,
+                                          actions: digest.actions)
+        let app = AppIdentity(key: Self.ownAppName, source: .appName)
+        deliver(id, arguments, request, Policy.present(request, app: app, context: policyContext()),
+                holders: [ownCaller], processID: UInt32(getpid()), counts: true)
+        stateChanged()
+    }
+
+    /// Sends held notifications as themselves, each to be answered to its own app.
+    func replay(_ ids: [UInt32]) {
+        held.queueReplay(ids)
+        feedReplays()
+    }
+
+    /// Moves replays into the forward queue while it has room; each stays held until then.
+    func feedReplays() {
+        guard held.replayWaits else { return }
+        let context = policyContext()
+        var released: [UInt32] = []
+        while queuedCount < Self.replayQueueRoom, let (item, arguments) = held.nextReplay() {
+            released.append(item.id)
+            guard let arguments else {
+                logger.error("the stored notification \(item.id) cannot be read; dropped")
+                ended(item.id, reason: .undefined, holders: item.holders)
+                continue
+            }
+            let request = arguments.request
+            let app = AppIdentity(key: item.app, source: .appName)
+            deliver(item.id, arguments, request, Policy.present(request, app: app, context: context),
+                    holders: item.holders, processID: item.processID,
+                    counts: Policy.replayCounts(request, app: app, context: context))
+        }
+        held.replayDrained()
+        held.release(released)
+    }
+
+    /// The person chose Show All or Dismiss on digest `digestID`.
+    func digestAction(_ digestID: UInt32, key: String) {
+        let items = held.members(ofDigest: digestID)
+        switch key {
+        case Digest.showAllKey:
+            held.queueReplay(Digest.ordered(items).reversed().map(\.id), showAll: true)
+            feedReplays()
+        default:
+            // Dismiss: what the digest stood for is dismissed by the person, each ID told so.
+            held.release(items.map(\.id))
+            for item in items { ended(item.id, reason: .dismissed, holders: item.holders) }
+        }
+        closeOnDaemon(digestID)
+    }
+}

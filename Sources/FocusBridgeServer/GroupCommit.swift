@@ -1,0 +1,118 @@
+import FocusBridgeCore
+import FocusBridgeDBus
+import FocusBridgeStore
+import Foundation
+
+/// Group commit: what one main-loop pass records — history rows, held notifications, closings —
+/// is written in one transaction, and the callers hear their IDs only after it, so nothing
+/// acknowledged can be lost to a crash (docs/RELIABILITY.md, "Crashes").
+final class GroupCommit {
+    /// An ID whose life ended as it was handed out: its holders are told once they have the ID.
+    struct End {
+        let id: UInt32
+        let reason: CloseReason
+        let holders: [Caller]
+    }
+
+    private struct Batch {
+        var history: [HistoryEntry] = []
+        var holds: [(hold: Store.Hold, fallback: () -> Void)] = []
+        var answers: [(call: MethodCall, id: UInt32)] = []
+        var ends: [End] = []
+        /// Ends to note in history: many in one transaction (a Dismiss may end thousands).
+        var closings: [(id: UInt32, reason: UInt32, at: Date)] = []
+    }
+
+    /// A batch is written at the latest when this many answers wait (a steady flood would
+    /// otherwise keep the main loop from ever being idle).
+    static let maxBatch = 64
+    private static let recording = "recording notifications in the state database"
+    private static let holding = "holding notifications in the state database"
+
+    private let store: Store
+    private let failures: FailureLog
+    private var pending = Batch()
+    /// A write is scheduled: answers (and the forwarding behind them) wait for it.
+    private(set) var isPending = false
+
+    /// After holds the store refused were handed to their fallbacks.
+    var holdsRefused: () -> Void = {}
+    /// After each write, once its callers are answered: the ends to tell, and how many calls
+    /// were answered.
+    var committed: (_ ends: [End], _ answered: Int) -> Void = { _, _ in }
+
+    init(store: Store, failures: FailureLog) {
+        self.store = store
+        self.failures = failures
+    }
+
+    /// Answers `call` with `id` once `history` (and the rest of this pass) is committed.
+    func answer(_ call: MethodCall, id: UInt32, history: HistoryEntry) {
+        pending.history.append(history)
+        pending.answers.append((call, id))
+        schedule()
+    }
+
+    /// A history row nobody waits for (a digest).
+    func record(_ history: HistoryEntry) {
+        pending.history.append(history)
+        schedule()
+    }
+
+    /// Stores a held notification with this batch; `fallback` runs if the store refuses it
+    /// (delivering is better than losing it).
+    func hold(_ hold: Store.Hold, fallback: @escaping () -> Void) {
+        pending.holds.append((hold, fallback))
+    }
+
+    /// Held notifications released before they were written must not be written at all.
+    func withdrawHolds(_ ids: Set<UInt32>) {
+        pending.holds.removeAll { ids.contains($0.hold.item.id) }
+    }
+
+    /// Tells `holders` that `id` closed, after the answers of this batch.
+    func endAfterAnswers(_ id: UInt32, reason: CloseReason, holders: [Caller]) {
+        pending.ends.append(End(id: id, reason: reason, holders: holders))
+    }
+
+    /// Notes in history that `id` closed.
+    func noteClosed(_ id: UInt32, reason: CloseReason, at date: Date) {
+        pending.closings.append((id, reason.rawValue, date))
+        schedule()
+    }
+
+    private func schedule() {
+        if pending.answers.count >= Self.maxBatch { return write() }
+        guard !isPending else { return }
+        isPending = true
+        MainLoop.whenIdle { [weak self] in self?.write() }
+    }
+
+    private func write() {
+        isPending = false
+        let batch = pending
+        pending = Batch()
+        do {
+            try store.commit(history: batch.history, holds: batch.holds.map(\.hold))
+            failures.succeeded(Self.recording)
+            failures.succeeded(Self.holding)
+        } catch {
+            failures.failed(Self.recording, "cannot write \(batch.history.count) notification(s) to the state database (\(oneLine(error))); forwarding goes on, \(batch.holds.count) that were to be held are delivered instead")
+            if !batch.holds.isEmpty {
+                failures.failed(Self.holding, "\(batch.holds.count) notification(s) that were to be held cannot be stored, so they are delivered instead")
+                for (_, fallback) in batch.holds { fallback() }
+                holdsRefused()
+            }
+        }
+        do { try store.markClosed(batch.closings); failures.succeeded("recording closings") } catch {
+            failures.failed("recording closings", "cannot record closings in the state database: \(oneLine(error))")
+        }
+        for (call, id) in batch.answers { NotificationsInterface.reply(call, id: id) }
+        committed(batch.ends, batch.answers.count)
+    }
+}
+
+/// An error as one log line (SQLite's messages quote statements that span lines).
+func oneLine(_ error: Error) -> String {
+    String(describing: error).split(separator: "\n").map { String($0) }.joined(separator: " ")
+}

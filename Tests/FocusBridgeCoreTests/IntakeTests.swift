@@ -1,0 +1,137 @@
+import FocusBridgeCore
+import Foundation
+import XCTest
+
+/// `Intake.take`: the ID, the holders and the step of one `Notify`, with no I/O.
+final class IntakeTests: XCTestCase {
+    private let now = Date(timeIntervalSince1970: 1_800_000_000)
+    private let app = AppIdentity(key: "Mail", source: .appName)
+    private let alice = Caller(connection: ":1.10", userID: 1000)
+    private let aliceAgain = Caller(connection: ":1.11", userID: 1000)
+    private let bob = Caller(connection: ":1.20", userID: 1001)
+
+    private func take(_ notification: NotificationRequest = NotificationRequest(summary: "Hi"), caller: Caller? = nil,
+                      payloadBytes: Int = 100, table: NotificationTable = NotificationTable(),
+                      held: [UInt32: [Caller]] = [:], focusName: String? = nil,
+                      _ change: (inout PolicyContext) -> Void = { _ in }) -> Intake {
+        var context = PolicyContext(now: now)
+        change(&context)
+        return Intake.take(notification, app: app, caller: caller ?? alice, payloadBytes: payloadBytes,
+                           context: context, focusName: focusName, table: table, held: { held[$0] })
+    }
+
+    private func focus(_ context: inout PolicyContext) {
+        context.activeFocus = FocusProfile(name: "Work")
+    }
+
+    func testANewNotificationIsForwardedUnderANewIDAndCounts() {
+        let intake = take()
+        XCTAssertEqual(intake.id, .new)
+        XCTAssertEqual(intake.holders, [alice])
+        XCTAssertEqual(intake.step, .forward(counts: true))
+        XCTAssertFalse(intake.releasesHeld)
+    }
+
+    func testAFocusHoldsForItsName() {
+        let intake = take(focusName: "Work", focus)
+        XCTAssertEqual(intake.decision.outcome, .heldFocus)
+        XCTAssertEqual(intake.step, .hold(.focus("Work")))
+        XCTAssertEqual(intake.id, .new)
+    }
+
+    func testTooHeavyToHoldIsForwardedNow() {
+        let intake = take(payloadBytes: HeldNotification.maxPayloadBytes + 1, focusName: "Work", focus)
+        XCTAssertTrue(intake.tooHeavyToHold)
+        XCTAssertEqual(intake.decision.outcome, .delivered)
+        XCTAssertEqual(intake.step, .forward(counts: true))
+    }
+
+    func testAnUpdateOfWhatIsShownStaysShownUnderItsID() {
+        var table = NotificationTable()
+        table.track(7, appKey: "Mail", holder: alice)
+        let intake = take(NotificationRequest(replacesID: 7, summary: "Hi"), caller: aliceAgain, table: table,
+                          focusName: "Work", focus)
+        XCTAssertEqual(intake.decision.outcome, .delivered)
+        XCTAssertEqual(intake.id, .existing(7))
+        XCTAssertEqual(intake.step, .forward(counts: false), "an update does not count toward the rate limit")
+    }
+
+    func testAnotherUsersIDIsNotReplaced() {
+        var table = NotificationTable()
+        table.track(7, appKey: "Mail", holder: alice)
+        let intake = take(NotificationRequest(replacesID: 7, summary: "Hi"), caller: bob, table: table)
+        XCTAssertEqual(intake.id, .new)
+        XCTAssertEqual(intake.holders, [bob])
+    }
+
+    func testReplacingAHeldOneKeepsItsHoldersAndReleasesIt() {
+        let held: [UInt32: [Caller]] = [9: [alice]]
+        let intake = take(NotificationRequest(replacesID: 9, summary: "Hi"), caller: aliceAgain, held: held)
+        XCTAssertEqual(intake.id, .existing(9))
+        XCTAssertEqual(intake.holders, [alice, aliceAgain])
+        XCTAssertTrue(intake.releasesHeld)
+        XCTAssertEqual(intake.step, .forward(counts: false))
+
+        let again = take(NotificationRequest(replacesID: 9, summary: "Hi"), caller: aliceAgain, held: held,
+                         focusName: "Work", focus)
+        XCTAssertEqual(again.step, .hold(.focus("Work")), "held again in its place")
+        XCTAssertFalse(again.releasesHeld)
+
+        let stranger = take(NotificationRequest(replacesID: 9, summary: "Hi"), caller: bob, held: held)
+        XCTAssertEqual(stranger.id, .new, "one ownership rule for held and shown")
+        XCTAssertFalse(stranger.releasesHeld)
+    }
+
+    func testADuplicateFromTheSameSenderCoalescesFromAnotherIsItsOwn() {
+        var table = NotificationTable()
+        table.track(5, appKey: "Mail", holder: alice)
+        let repeated: (inout PolicyContext) -> Void = {
+            $0.recent.delivered(5, appKey: "Mail", summary: "Hi", body: "", at: self.now)
+        }
+        let same = take(caller: aliceAgain, table: table, repeated)
+        XCTAssertEqual(same.decision.outcome, .coalesced)
+        XCTAssertEqual(same.id, .existing(5))
+        XCTAssertEqual(same.step, .forward(counts: false))
+
+        let other = take(caller: bob, table: table, repeated)
+        XCTAssertEqual(other.decision.outcome, .delivered)
+        XCTAssertNil(other.decision.replaces)
+        XCTAssertEqual(other.id, .new)
+    }
+
+    func testAnAppTurnedOffEndsAtOnceUnlessItReplacesWhatIsShown() {
+        var settings = PolicySettings()
+        var off = AppRule()
+        off.delivery = .off
+        settings.apps["mail"] = off
+        XCTAssertEqual(take { $0.settings = settings }.step, .drop(endsAtOnce: true))
+        var table = NotificationTable()
+        table.track(7, appKey: "Mail", holder: alice)
+        XCTAssertEqual(take(NotificationRequest(replacesID: 7, summary: "Hi"), table: table) { $0.settings = settings }.step,
+                       .drop(endsAtOnce: false))
+    }
+
+    func testOverTheRateLimitCollapses() {
+        let intake = take {
+            $0.flood = FloodGate(limit: 1, window: 10)
+            $0.flood.delivered("Mail", at: self.now)
+        }
+        XCTAssertEqual(intake.step, .collapse)
+        XCTAssertEqual(intake.id, .new)
+    }
+
+    func testOwnNotificationsArePresentedWithoutAFocusOrDeliveryRules() {
+        var context = PolicyContext(now: now)
+        var work = FocusProfile(name: "Work")
+        work.previews = .never
+        context.activeFocus = work
+        let request = NotificationRequest(appName: "FocusBridge", summary: "Notification Summary", body: "Mail — Hi",
+                                          actions: ["show-all", "Show All", "dismiss", "Dismiss"])
+        let own = AppIdentity(key: "FocusBridge", source: .appName)
+        let shown = Policy.present(request, app: own, context: context)
+        XCTAssertNil(shown.presentation.summary, "a Focus's previews do not hide the bridge's own notifications")
+        var plain = context
+        plain.activeFocus = nil
+        XCTAssertEqual(shown, Policy.decide(request, app: own, context: plain).shown, "the same as a decision shows it")
+    }
+}
