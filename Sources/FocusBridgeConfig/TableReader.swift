@@ -203,7 +203,7 @@ final class TableReader {
     }
 
     private func scheduleEntry(_ table: TOMLTable, _ at: [String]) -> ScheduleEntry? {
-        checkKeys(table, at, Schema.scheduleKeys)
+        let misspelt = checkKeys(table, at, Schema.scheduleKeys)
         var days = Set(Weekday.allCases)
         if let names = stringElements(table, "days") {
             days = []
@@ -215,8 +215,9 @@ final class TableReader {
                 }
             }
         }
-        if table.entry("start") == nil { note(table.position, "a schedule entry needs `start`") }
-        if table.entry("end") == nil { note(table.position, "a schedule entry needs `end`") }
+        for key in ["start", "end"] where table.entry(key) == nil && !misspelt.contains(key) {
+            note(table.position, "a schedule entry needs `\(key)`")
+        }
         // Each time is checked, the other one wrong or not.
         let start = string(table, "start").flatMap { time($0, table.entry("start")!.valuePosition) }
         let end = string(table, "end").flatMap { time($0, table.entry("end")!.valuePosition) }
@@ -328,12 +329,20 @@ final class TableReader {
         }
     }
 
-    private func checkKeys(_ table: TOMLTable, _ at: [String], _ known: [String]) {
+    /// Notes each unknown key (with the known one it is likely a typo of); returns those likely
+    /// meant, so that a missing key already told as misspelt is not told again.
+    @discardableResult
+    private func checkKeys(_ table: TOMLTable, _ at: [String], _ known: [String]) -> Set<String> {
+        var meant: Set<String> = []
         for entry in table.entries where !known.contains(entry.key) {
             var message = "unknown key `\(entry.key)` in [\(at.joined(separator: "."))]"
-            if let suggestion = ClosestName.to(entry.key, among: known) { message += "; did you mean `\(suggestion)`?" }
+            if let suggestion = ClosestName.to(entry.key, among: known) {
+                message += "; did you mean `\(suggestion)`?"
+                meant.insert(suggestion)
+            }
             note(entry.keyPosition, message)
         }
+        return meant
     }
 
     /// A problem at the value of `key` in `table`.

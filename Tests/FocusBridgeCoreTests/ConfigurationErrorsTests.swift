@@ -89,6 +89,17 @@ final class ConfigurationErrorsTests: XCTestCase {
         }
     }
 
+    /// A misspelt `start` is told once, as the unknown key it is, not again as missing.
+    func testAMisspeltKeyIsNotAlsoMissing() {
+        let text = "[focus.w]\n[[focus.w.schedule]]\nstrat = \"09:00\"\nend = \"17:00\"\n[[focus.w.schedule]]\nstart = \"09:00\"\n"
+        XCTAssertThrowsError(try Configuration.parse(text, path: "c.toml")) { error in
+            XCTAssertEqual((error as? ConfigError)?.lines, [
+                "c.toml:3:1: unknown key `strat` in [focus.w.schedule]; did you mean `start`?",
+                "c.toml:5:1: a schedule entry needs `end`",
+            ])
+        }
+    }
+
     /// A key of a known table written at the top level says where it belongs.
     func testATopLevelKeyNamesItsTable() {
         let cases: [(String, String)] = [
