@@ -2,290 +2,355 @@ import FocusBridgeCore
 import FocusBridgeTOML
 
 /// Reads the parsed TOML tables into `Configuration`, checking names, types and values as it
-/// goes; the first problem found is thrown with its position: the value's own (an element's, in
-/// an array), or the key's when the name is the problem.
-struct TableReader {
+/// goes. A problem is noted with its position (the value's own, an element's in an array, or the
+/// key's when the name is the problem) and the reading goes on: a value found wrong is left at
+/// its default, and the rest of the file is still checked, so that every mistake is reported in
+/// one run. Any problem refuses the whole file.
+final class TableReader {
     let path: String
     let root: TOMLTable
+    private var problems: [ConfigError.Problem] = []
+
+    init(path: String, root: TOMLTable) {
+        self.path = path
+        self.root = root
+    }
 
     func configuration() throws(ConfigError) -> Configuration {
         var configuration = Configuration()
-        try checkKeys(root, [], Schema.tables, what: "table")
-        if let table = try subtable(root, [], "downstream") {
-            configuration.downstream = try downstream(table)
+        checkTopLevel()
+        if let table = subtable(root, "downstream") {
+            configuration.downstream = downstream(table)
         }
-        if let table = try subtable(root, [], "general") {
-            configuration.policy.general = try general(table)
+        if let table = subtable(root, "general") {
+            configuration.policy.general = general(table)
         }
-        if let table = try subtable(root, [], "summary") {
-            try checkKeys(table, ["summary"], Schema.summaryKeys)
-            if let times = try stringElements(table, ["summary"], "times") {
-                configuration.policy.summaryTimes = try times.map { element throws(ConfigError) in
-                    try time(element.text, element.position)
-                }.sorted()
+        if let table = subtable(root, "summary") {
+            checkKeys(table, ["summary"], Schema.summaryKeys)
+            if let times = stringElements(table, "times") {
+                configuration.policy.summaryTimes = times.compactMap { time($0.text, $0.position) }.sorted()
             }
         }
-        if let apps = try subtable(root, [], "apps") {
-            try checkUnique(apps.keys, ["apps"], what: "app keys")
+        if let apps = subtable(root, "apps") {
+            checkUnique(apps, ["apps"], what: "app keys")
             for key in apps.keys {
-                guard let table = try subtable(apps, ["apps"], key) else { continue }
-                configuration.policy.apps[key] = try appRule(table, ["apps", key])
+                guard let table = subtable(apps, key) else { continue }
+                configuration.policy.apps[key] = appRule(table, ["apps", key])
             }
         }
-        if let focuses = try subtable(root, [], "focus") {
-            try checkUnique(focuses.keys, ["focus"], what: "Focus names")
+        if let focuses = subtable(root, "focus") {
+            checkUnique(focuses, ["focus"], what: "Focus names")
             for name in focuses.keys {
-                guard let table = try subtable(focuses, ["focus"], name) else { continue }
-                configuration.policy.focuses.append(try focus(name, table))
+                guard let table = subtable(focuses, name) else { continue }
+                configuration.policy.focuses.append(focus(name, table))
             }
         }
+        guard problems.isEmpty else { throw ConfigError(problems: problems) }
         return configuration
     }
 
     // MARK: Tables
 
-    private func downstream(_ table: TOMLTable) throws(ConfigError) -> DownstreamSettings {
+    /// The top level holds tables only. A key there that belongs in a table (`times = […]` for
+    /// `[summary] times`) is told as such.
+    private func checkTopLevel() {
+        for entry in root.entries where !Schema.tables.contains(entry.key) {
+            if entry.value.table != nil {
+                var message = "unknown table `\(entry.key)`"
+                if let suggestion = ClosestName.to(entry.key, among: Schema.tables) { message += "; did you mean `\(suggestion)`?" }
+                note(entry.keyPosition, message)
+            } else {
+                var message = "unknown key `\(entry.key)` at the top level (outside any table)"
+                if let home = Self.home(of: entry.key) { message += "; did you mean \(home)?" }
+                note(entry.keyPosition, message)
+            }
+        }
+    }
+
+    /// Where a key found at the top level belongs: `[TABLE] KEY` for the table that has it (or,
+    /// failing that, a near name).
+    static func home(of key: String) -> String? {
+        let homes: [(header: String, keys: [String])] = [
+            ("[general]", Schema.generalKeys), ("[downstream]", Schema.downstreamKeys), ("[summary]", Schema.summaryKeys),
+            ("[apps.\"APP\"]", Schema.appKeys), ("[focus.NAME]", Schema.focusKeys),
+            ("[[focus.NAME.schedule]]", Schema.scheduleKeys),
+        ]
+        if let home = homes.first(where: { $0.keys.contains(key) }) { return "`\(home.header) \(key)`" }
+        let all = homes.flatMap { home in home.keys.map { (home.header, $0) } }
+        guard let near = ClosestName.to(key, among: all.map(\.1)), let home = all.first(where: { $0.1 == near }) else {
+            return nil
+        }
+        return "`\(home.0) \(near)`"
+    }
+
+    private func downstream(_ table: TOMLTable) -> DownstreamSettings {
         let at = ["downstream"]
-        try checkKeys(table, at, Schema.downstreamKeys)
+        checkKeys(table, at, Schema.downstreamKeys)
         var settings = DownstreamSettings()
-        if let mode = try string(table, at, "mode") {
-            settings.mode = try choice(mode, at, "mode", DownstreamSettings.Mode.self)
+        if let mode = string(table, "mode"), let mode = choice(mode, table, "mode", DownstreamSettings.Mode.self) {
+            settings.mode = mode
         }
-        if let command = try strings(table, at, "command") {
-            guard !command.isEmpty else { throw error(at, "command", "`command` must name a program") }
-            settings.command = command
+        if let command = strings(table, "command") {
+            if command.isEmpty { note(table, "command", "`command` must name a program") } else { settings.command = command }
         }
-        settings.name = try string(table, at, "name")
-        settings.address = try string(table, at, "address")
-        settings.passthroughNames = try strings(table, at, "passthrough-names") ?? []
-        if let names = try strings(table, at, "session-names") {
+        settings.name = string(table, "name")
+        settings.address = string(table, "address")
+        settings.passthroughNames = strings(table, "passthrough-names") ?? []
+        if let names = strings(table, "session-names") {
+            var good = true
             for name in names {
                 if let problem = SessionNames.problem(with: name, passthroughNames: settings.passthroughNames) {
-                    throw error(at, "session-names", "`session-names`: \(problem)")
+                    note(table, "session-names", "`session-names`: \(problem)")
+                    good = false
                 }
             }
-            settings.sessionNames = names
+            if good { settings.sessionNames = names }
         }
         return settings
     }
 
-    private func general(_ table: TOMLTable) throws(ConfigError) -> GeneralSettings {
-        let at = ["general"]
-        try checkKeys(table, at, Schema.generalKeys)
+    private func general(_ table: TOMLTable) -> GeneralSettings {
+        checkKeys(table, ["general"], Schema.generalKeys)
         var settings = GeneralSettings()
-        if let previews = try string(table, at, "previews") { settings.previews = try choice(previews, at, "previews", PreviewMode.self) }
-        if let maximum = try integer(table, at, "max-actions") {
-            guard (0...ActionNormaliser.buttonLimit).contains(maximum) else {
-                throw error(at, "max-actions", "`max-actions` must be from 0 to \(ActionNormaliser.buttonLimit), not \(maximum)")
+        if let previews = string(table, "previews"), let mode = choice(previews, table, "previews", PreviewMode.self) {
+            settings.previews = mode
+        }
+        if let maximum = integer(table, "max-actions") {
+            if (0...ActionNormaliser.buttonLimit).contains(maximum) {
+                settings.maxActions = maximum
+            } else {
+                note(table, "max-actions", "`max-actions` must be from 0 to \(ActionNormaliser.buttonLimit), not \(maximum)")
             }
-            settings.maxActions = maximum
         }
-        if let labels = try strings(table, at, "destructive-labels") { settings.destructiveLabels = labels }
-        if let marker = try string(table, at, "destructive-marker") { settings.destructiveMarker = marker }
-        if let seconds = try integer(table, at, "coalesce-seconds") {
-            guard (0...86_400).contains(seconds) else {
-                throw error(at, "coalesce-seconds", "`coalesce-seconds` must be from 0 to 86400 (a day)")
+        if let labels = strings(table, "destructive-labels") { settings.destructiveLabels = labels }
+        if let marker = string(table, "destructive-marker") { settings.destructiveMarker = marker }
+        if let seconds = integer(table, "coalesce-seconds") {
+            if (0...86_400).contains(seconds) {
+                settings.coalesceSeconds = seconds
+            } else {
+                note(table, "coalesce-seconds", "`coalesce-seconds` must be from 0 to 86400 (a day)")
             }
-            settings.coalesceSeconds = seconds
         }
-        if let after = try string(table, at, "after-focus") { settings.afterFocus = try choice(after, at, "after-focus", AfterFocus.self) }
-        if let days = try integer(table, at, "history-days") {
-            guard days >= 1 else { throw error(at, "history-days", "`history-days` must be at least 1") }
-            settings.historyDays = days
+        if let after = string(table, "after-focus"), let choice = choice(after, table, "after-focus", AfterFocus.self) {
+            settings.afterFocus = choice
         }
-        if let limit = try integer(table, at, "rate-limit") {
-            guard limit >= 0 else { throw error(at, "rate-limit", "`rate-limit` must not be negative (0 turns it off)") }
-            settings.rateLimit = limit
+        if let days = integer(table, "history-days") {
+            if days >= 1 { settings.historyDays = days } else { note(table, "history-days", "`history-days` must be at least 1") }
         }
-        if let seconds = try integer(table, at, "rate-limit-seconds") {
-            guard (1...86_400).contains(seconds) else {
-                throw error(at, "rate-limit-seconds", "`rate-limit-seconds` must be from 1 to 86400 (a day)")
+        if let limit = integer(table, "rate-limit") {
+            if limit >= 0 {
+                settings.rateLimit = limit
+            } else {
+                note(table, "rate-limit", "`rate-limit` must not be negative (0 turns it off)")
             }
-            settings.rateLimitSeconds = seconds
+        }
+        if let seconds = integer(table, "rate-limit-seconds") {
+            if (1...86_400).contains(seconds) {
+                settings.rateLimitSeconds = seconds
+            } else {
+                note(table, "rate-limit-seconds", "`rate-limit-seconds` must be from 1 to 86400 (a day)")
+            }
         }
         return settings
     }
 
-    private func appRule(_ table: TOMLTable, _ at: [String]) throws(ConfigError) -> AppRule {
-        try checkKeys(table, at, Schema.appKeys)
+    private func appRule(_ table: TOMLTable, _ at: [String]) -> AppRule {
+        checkKeys(table, at, Schema.appKeys)
         var rule = AppRule()
-        if let delivery = try string(table, at, "delivery") { rule.delivery = try choice(delivery, at, "delivery", AppDelivery.self) }
-        if let level = try string(table, at, "level") { rule.level = try choice(level, at, "level", InterruptionLevel.self) }
-        if let flag = try bool(table, at, "time-sensitive") { rule.timeSensitive = flag }
-        if let flag = try bool(table, at, "critical") { rule.critical = flag }
-        if let flag = try bool(table, at, "communication") { rule.communication = flag }
-        if let previews = try string(table, at, "previews") { rule.previews = try choice(previews, at, "previews", PreviewMode.self) }
+        if let text = string(table, "delivery"), let delivery = choice(text, table, "delivery", AppDelivery.self) {
+            rule.delivery = delivery
+        }
+        if let text = string(table, "level"), let level = choice(text, table, "level", InterruptionLevel.self) { rule.level = level }
+        if let flag = bool(table, "time-sensitive") { rule.timeSensitive = flag }
+        if let flag = bool(table, "critical") { rule.critical = flag }
+        if let flag = bool(table, "communication") { rule.communication = flag }
+        if let text = string(table, "previews"), let previews = choice(text, table, "previews", PreviewMode.self) {
+            rule.previews = previews
+        }
         return rule
     }
 
-    private func focus(_ name: String, _ table: TOMLTable) throws(ConfigError) -> FocusProfile {
+    private func focus(_ name: String, _ table: TOMLTable) -> FocusProfile {
         let at = ["focus", name]
-        try checkKeys(table, at, Schema.focusKeys)
+        checkKeys(table, at, Schema.focusKeys)
         var focus = FocusProfile(name: name)
-        let apps = try strings(table, at, "apps")
-        let silence = try strings(table, at, "silence")
-        if apps != nil && silence != nil {
-            throw nameError(at, "silence", "a Focus takes `apps` (allowed apps) or `silence` (all but these), not both")
+        let apps = strings(table, "apps")
+        let silence = strings(table, "silence")
+        if table.entry("apps") != nil, let entry = table.entry("silence") {
+            note(entry.keyPosition, "a Focus takes `apps` (allowed apps) or `silence` (all but these), not both")
         }
-        if let apps { focus.apps = .allowOnly(apps) }
         if let silence { focus.apps = .silence(silence) }
-        focus.people = try strings(table, at, "people") ?? []
-        if let flag = try bool(table, at, "time-sensitive") { focus.timeSensitive = flag }
-        if let previews = try string(table, at, "previews") { focus.previews = try choice(previews, at, "previews", PreviewMode.self) }
+        if let apps { focus.apps = .allowOnly(apps) }
+        focus.people = strings(table, "people") ?? []
+        if let flag = bool(table, "time-sensitive") { focus.timeSensitive = flag }
+        if let text = string(table, "previews"), let previews = choice(text, table, "previews", PreviewMode.self) {
+            focus.previews = previews
+        }
         if let value = table["schedule"] {
-            guard let entries = value.array else {
-                throw error(at, "schedule", "`schedule` must be an array of tables ([[focus.\(name).schedule]])")
-            }
-            for entry in entries.elements {
-                guard let entryTable = entry.value.table else {
-                    throw error(entry.position, "each `schedule` entry must be a table with days, start and end")
+            if let entries = value.array {
+                for entry in entries.elements {
+                    guard let entryTable = entry.value.table else {
+                        note(entry.position, "each `schedule` entry must be a table with days, start and end")
+                        continue
+                    }
+                    if let scheduled = scheduleEntry(entryTable, at + ["schedule"]) { focus.schedule.append(scheduled) }
                 }
-                focus.schedule.append(try scheduleEntry(entryTable, at + ["schedule"]))
+            } else {
+                note(table, "schedule", "`schedule` must be an array of tables ([[focus.\(name).schedule]])")
             }
         }
         return focus
     }
 
-    private func scheduleEntry(_ table: TOMLTable, _ at: [String]) throws(ConfigError) -> ScheduleEntry {
-        try checkKeys(table, at, Schema.scheduleKeys)
+    private func scheduleEntry(_ table: TOMLTable, _ at: [String]) -> ScheduleEntry? {
+        let misspelt = checkKeys(table, at, Schema.scheduleKeys)
         var days = Set(Weekday.allCases)
-        if let names = try stringElements(table, at, "days") {
+        if let names = stringElements(table, "days") {
             days = []
             for name in names {
-                guard let day = Weekday(name: name.text) else {
-                    throw error(name.position, "unknown day \"\(name.text)\" (expected mon, tue, wed, thu, fri, sat or sun)")
+                if let day = Weekday(name: name.text) {
+                    days.insert(day)
+                } else {
+                    note(name.position, "unknown day \"\(name.text)\" (expected mon, tue, wed, thu, fri, sat or sun)")
                 }
-                days.insert(day)
             }
         }
-        guard let startText = try string(table, at, "start") else {
-            throw error(table.position, "a schedule entry needs `start`")
+        for key in ["start", "end"] where table.entry(key) == nil && !misspelt.contains(key) {
+            note(table.position, "a schedule entry needs `\(key)`")
         }
-        guard let endText = try string(table, at, "end") else {
-            throw error(table.position, "a schedule entry needs `end`")
+        // Each time is checked, the other one wrong or not.
+        let start = string(table, "start").flatMap { time($0, table.entry("start")!.valuePosition) }
+        let end = string(table, "end").flatMap { time($0, table.entry("end")!.valuePosition) }
+        guard let start, let end else { return nil }
+        if start == end {
+            note(table, "end", "`start` and `end` are the same time")
+            return nil
         }
-        let start = try time(startText, table.entry("start")!.valuePosition)
-        let end = try time(endText, table.entry("end")!.valuePosition)
-        if start == end { throw error(table.entry("end")!.valuePosition, "`start` and `end` are the same time") }
         return ScheduleEntry(days: days, start: start, end: end)
     }
 
-    // MARK: Typed values
+    // MARK: Typed values (nil when absent or wrong; wrong is noted)
 
-    private func subtable(_ parent: TOMLTable, _ at: [String], _ key: String) throws(ConfigError) -> TOMLTable? {
+    private func subtable(_ parent: TOMLTable, _ key: String) -> TOMLTable? {
         guard let entry = parent.entry(key) else { return nil }
         guard let table = entry.value.table else {
-            throw error(entry.valuePosition, "`\(key)` must be a table, not \(entry.value.typeName)")
+            note(entry.valuePosition, "`\(key)` must be a table, not \(entry.value.typeName)")
+            return nil
         }
         return table
     }
 
-    private func string(_ table: TOMLTable, _ at: [String], _ key: String) throws(ConfigError) -> String? {
+    private func string(_ table: TOMLTable, _ key: String) -> String? {
         guard let entry = table.entry(key) else { return nil }
         guard let text = entry.value.string else {
-            throw error(entry.valuePosition, "`\(key)` must be a string, not \(entry.value.typeName)")
+            note(entry.valuePosition, "`\(key)` must be a string, not \(entry.value.typeName)")
+            return nil
         }
         return text
     }
 
-    private func bool(_ table: TOMLTable, _ at: [String], _ key: String) throws(ConfigError) -> Bool? {
+    private func bool(_ table: TOMLTable, _ key: String) -> Bool? {
         guard let entry = table.entry(key) else { return nil }
         guard let flag = entry.value.boolean else {
-            throw error(entry.valuePosition, "`\(key)` must be true or false, not \(entry.value.typeName)")
+            note(entry.valuePosition, "`\(key)` must be true or false, not \(entry.value.typeName)")
+            return nil
         }
         return flag
     }
 
-    private func integer(_ table: TOMLTable, _ at: [String], _ key: String) throws(ConfigError) -> Int? {
+    private func integer(_ table: TOMLTable, _ key: String) -> Int? {
         guard let entry = table.entry(key) else { return nil }
         guard let number = entry.value.integer.flatMap({ Int(exactly: $0) }) else {
-            throw error(entry.valuePosition, "`\(key)` must be a whole number, not \(entry.value.typeName)")
+            note(entry.valuePosition, "`\(key)` must be a whole number, not \(entry.value.typeName)")
+            return nil
         }
         return number
     }
 
-    private func strings(_ table: TOMLTable, _ at: [String], _ key: String) throws(ConfigError) -> [String]? {
-        try stringElements(table, at, key)?.map(\.text)
+    private func strings(_ table: TOMLTable, _ key: String) -> [String]? {
+        stringElements(table, key)?.map(\.text)
     }
 
-    /// An array of strings, each with its position.
-    private func stringElements(_ table: TOMLTable, _ at: [String], _ key: String) throws(ConfigError) -> [(text: String, position: TOMLPosition)]? {
+    /// An array of strings, each with its position; nil when absent, or when it is not one (each
+    /// element that is not a string noted).
+    private func stringElements(_ table: TOMLTable, _ key: String) -> [(text: String, position: TOMLPosition)]? {
         guard let entry = table.entry(key) else { return nil }
         guard let array = entry.value.array else {
-            throw error(entry.valuePosition, "`\(key)` must be an array of strings, not \(entry.value.typeName)")
+            note(entry.valuePosition, "`\(key)` must be an array of strings, not \(entry.value.typeName)")
+            return nil
         }
         var result: [(text: String, position: TOMLPosition)] = []
+        var good = true
         for element in array.elements {
             guard let text = element.value.string else {
-                throw error(element.position, "`\(key)` must be an array of strings, not one with \(element.value.typeName)")
+                note(element.position, "`\(key)` must be an array of strings, not one with \(element.value.typeName)")
+                good = false
+                continue
             }
             result.append((text, element.position))
         }
-        return result
+        return good ? result : nil
     }
 
-    private func choice<T: RawRepresentable & CaseIterable>(_ text: String, _ at: [String], _ key: String,
-                                                              _ type: T.Type) throws(ConfigError) -> T where T.RawValue == String {
+    private func choice<T: RawRepresentable & CaseIterable>(_ text: String, _ table: TOMLTable, _ key: String,
+                                                              _ type: T.Type) -> T? where T.RawValue == String {
         if let value = T(rawValue: text) { return value }
         let options = T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
         var message = "`\(key)` must be one of \(options), not \"\(text)\""
         if let suggestion = ClosestName.to(text, among: T.allCases.map(\.rawValue)) {
             message += "; did you mean \"\(suggestion)\"?"
         }
-        throw error(at, key, message)
+        note(table, key, message)
+        return nil
     }
 
-    private func time(_ text: String, _ position: TOMLPosition) throws(ConfigError) -> TimeOfDay {
+    private func time(_ text: String, _ position: TOMLPosition) -> TimeOfDay? {
         guard let time = TimeOfDay(text) else {
-            throw error(position, "\"\(text)\" is not a time of day (expected HH:MM, 00:00 to 23:59)")
+            note(position, "\"\(text)\" is not a time of day (expected HH:MM, 00:00 to 23:59)")
+            return nil
         }
         return time
     }
 
-    // MARK: Errors
+    // MARK: Problems
 
-    /// App keys and Focus names ignore case, so two that differ only in case would be ambiguous.
-    private func checkUnique(_ keys: [String], _ at: [String], what: String) throws(ConfigError) {
+    /// App keys and Focus names ignore case, so two that differ only in case would be ambiguous:
+    /// each repeat is noted at its own table.
+    private func checkUnique(_ parent: TOMLTable, _ at: [String], what: String) {
         var seen: [String: String] = [:]
-        for key in keys {
-            if let first = seen[key.lowercased()] {
-                throw error(at + [key], nil, "[\(at.joined(separator: ".")).\"\(key)\"] repeats [\(at.joined(separator: ".")).\"\(first)\"] (\(what) ignore case)")
+        let prefix = at.joined(separator: ".")
+        for entry in parent.entries {
+            if let first = seen[entry.key.lowercased()] {
+                note(entry.value.table?.position ?? entry.valuePosition,
+                     "[\(prefix).\"\(entry.key)\"] repeats [\(prefix).\"\(first)\"] (\(what) ignore case)")
+            } else {
+                seen[entry.key.lowercased()] = entry.key
             }
-            seen[key.lowercased()] = key
         }
     }
 
-    private func checkKeys(_ table: TOMLTable, _ at: [String], _ known: [String], what: String = "key") throws(ConfigError) {
+    /// Notes each unknown key (with the known one it is likely a typo of); returns those likely
+    /// meant, so that a missing key already told as misspelt is not told again.
+    @discardableResult
+    private func checkKeys(_ table: TOMLTable, _ at: [String], _ known: [String]) -> Set<String> {
+        var meant: Set<String> = []
         for entry in table.entries where !known.contains(entry.key) {
-            var message = "unknown \(what) `\(entry.key)`" + (at.isEmpty ? "" : " in [\(at.joined(separator: "."))]")
-            if let suggestion = ClosestName.to(entry.key, among: known) { message += "; did you mean `\(suggestion)`?" }
-            throw error(entry.keyPosition, message)
+            var message = "unknown key `\(entry.key)` in [\(at.joined(separator: "."))]"
+            if let suggestion = ClosestName.to(entry.key, among: known) {
+                message += "; did you mean `\(suggestion)`?"
+                meant.insert(suggestion)
+            }
+            note(entry.keyPosition, message)
         }
+        return meant
     }
 
-    /// The table at `at`, from the root.
-    private func table(_ at: [String]) -> TOMLTable? {
-        var table = root
-        for name in at {
-            guard let inner = table[name]?.table else { return nil }
-            table = inner
-        }
-        return table
+    /// A problem at the value of `key` in `table`.
+    private func note(_ table: TOMLTable, _ key: String, _ message: String) {
+        note(table.entry(key)?.valuePosition ?? table.position, message)
     }
 
-    /// An error at the value of `key` in the table at `at`, or at that table when `key` is nil.
-    private func error(_ at: [String], _ key: String?, _ message: String) -> ConfigError {
-        let table = table(at)
-        return error(key.flatMap { table?.entry($0)?.valuePosition } ?? table?.position ?? root.position, message)
-    }
-
-    /// An error at the name `key` in the table at `at`: for a problem with the key being there at all.
-    private func nameError(_ at: [String], _ key: String, _ message: String) -> ConfigError {
-        let table = table(at)
-        return error(table?.entry(key)?.keyPosition ?? table?.position ?? root.position, message)
-    }
-
-    private func error(_ position: TOMLPosition, _ message: String) -> ConfigError {
-        ConfigError(path: path, line: position.line, column: position.column, message: message)
+    private func note(_ position: TOMLPosition, _ message: String) {
+        problems.append(ConfigError.Problem(path: path, line: position.line, column: position.column, message: message))
     }
 }

@@ -132,7 +132,8 @@ public enum EmbeddedFiles {
 
     <!-- Reload: reads the configuration file again. A file that fails to
          load is refused (the running configuration stays): the error
-         org.focusbridge.Error.InvalidConfig carries "PATH:LINE:COLUMN: message". -->
+         org.focusbridge.Error.InvalidConfig carries "PATH:LINE:COLUMN: message" lines,
+         one per mistake, in file order. -->
     <method name="Reload"/>
 
     <!-- SetSilent: silent mode on or off (kept across restarts). While on,

@@ -188,7 +188,12 @@ public final class Service {
             logger.info("reloaded \(options.configPath)")
             return nil
         } catch {
-            logger.error("the configuration was not reloaded: \(error.description)")
+            if error.problems.count == 1 {
+                logger.error("the configuration was not reloaded: \(error.description)")
+            } else {
+                logger.error("the configuration was not reloaded: \(error.problems.count) problems")
+                for line in error.lines { logger.error("  \(line)") }
+            }
             return error
         }
     }

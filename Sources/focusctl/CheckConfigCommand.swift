@@ -11,7 +11,8 @@ struct CheckConfigCommand: ParsableCommand {
     var path: String?
 
     /// A missing file is not "ok": named explicitly it is refused (exit 1); the default one is
-    /// reported as absent, with the defaults in force (exit 0).
+    /// reported as absent, with the defaults in force (exit 0). A broken file prints every
+    /// problem as its `PATH:LINE:COLUMN: message` line, in file order, and exits 1.
     func run() throws {
         let path: String
         do { path = try self.path ?? EnvironmentPaths.configFile() } catch {
@@ -20,7 +21,7 @@ struct CheckConfigCommand: ParsableCommand {
         var isFolder: ObjCBool = false
         if !FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
             if self.path != nil { ControlClient.fail("\(path): no such file", code: 1) }
-            print("\(path): no such file; focus-bridge runs with its built-in defaults")
+            print("\(path): no config file: defaults in use")
             return
         }
         if isFolder.boolValue { ControlClient.fail("\(path): is a folder, not a configuration file", code: 1) }

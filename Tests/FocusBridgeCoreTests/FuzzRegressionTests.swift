@@ -41,12 +41,12 @@ import Testing
         let lookalikes = ["a = \"\"\"\n[*]\n\\\"\"\"\"\n[general]\n", "a = '''\n[\n'''\n", "a = [\n[1], # ]\n]\n",
                           "a = \"[*] \\\" #\"\n[general]\n", "a = \"\"\"x\"\"\"\"\"\n[general]\n"]
         for text in lookalikes {
-            // `a` is no table the schema knows, but the syntax is right.
+            // `a` is no key the schema knows at the top level, but the syntax is right.
             do {
                 _ = try Configuration.parse(text, path: "f.toml")
                 Issue.record("\(text.debugDescription) was accepted")
             } catch {
-                #expect(error.message.hasPrefix("unknown table `a`"), "\(text.debugDescription): \(error)")
+                #expect(error.message.hasPrefix("unknown key `a` at the top level"), "\(text.debugDescription): \(error)")
             }
         }
     }

@@ -202,6 +202,81 @@ def test_check_config_default_path_and_no_file(fc_plain, tmp_path):
     assert location_line(r.stderr + "\n" + r.stdout, default)[0] == 2, r.stderr
 
 
+# Five different mistakes (and a misplaced summary key): every one is reported in one run, at
+# its place, in file order (issue 18).
+FIVE_MISTAKES = """# my focus-bridge settings
+times = ["08:00"]
+
+[general]
+max-actions = "3"
+
+[apps."Slack"]
+levle = "passive"
+
+[apps."slack"]
+level = "active"
+
+[focus.work]
+apps = ["Slack"]
+silence = ["Steam"]
+
+[[focus.work.schedule]]
+days = ["mon", "funday"]
+start = "25:00"
+end = "17:00"
+"""
+
+FIVE_MISTAKES_LINES = [
+    "2:1: unknown key `times` at the top level (outside any table); did you mean `[summary] times`?",
+    "5:15: `max-actions` must be a whole number, not a string",
+    "8:1: unknown key `levle` in [apps.Slack]; did you mean `level`?",
+    '10:1: [apps."slack"] repeats [apps."Slack"] (app keys ignore case)',
+    "15:1: a Focus takes `apps` (allowed apps) or `silence` (all but these), not both",
+    '18:16: unknown day "funday" (expected mon, tue, wed, thu, fri, sat or sun)',
+    '19:9: "25:00" is not a time of day (expected HH:MM, 00:00 to 23:59)',
+]
+
+
+def test_check_config_reports_every_mistake_in_one_run(fc_plain, tmp_path):
+    path = tmp_path / "five.toml"
+    path.write_text(FIVE_MISTAKES)
+    r = fc_plain("check-config", str(path))
+    assert r.returncode == 1, (r.stdout, r.stderr)
+    assert r.stdout == ""
+    assert r.stderr.splitlines() == ["%s:%s" % (path, line) for line in FIVE_MISTAKES_LINES], r.stderr
+
+
+def test_check_config_syntax_error_stops_the_reading(fc_plain, tmp_path):
+    """A TOML syntax error ends the reading of the file: it is the one line, at its place."""
+    path = tmp_path / "syntax.toml"
+    path.write_text('[general]\nmax-actions = "3"\n[apps."x"\nlevle = "passive"\n')
+    r = fc_plain("check-config", str(path))
+    assert r.returncode == 1, (r.stdout, r.stderr)
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("%s:3:" % path), r.stderr
+
+
+def test_check_config_with_no_default_file_says_defaults_are_in_use(fc_plain, tmp_path):
+    default = tmp_path / "xdg-config" / "focus-bridge" / "config.toml"
+    r = fc_plain("check-config")
+    assert r.returncode == 0, (r.stdout, r.stderr)
+    assert r.stdout.strip() == "%s: no config file: defaults in use" % default, r.stdout
+
+
+def test_bridge_refuses_every_mistake_at_start(bridge_factory, tmp_path):
+    path = tmp_path / "five.toml"
+    path.write_text(FIVE_MISTAKES)
+    b = bridge_factory(mode="log", args=["--config", str(path)], wait=False)
+    try:
+        b.proc.wait(10)
+    except subprocess.TimeoutExpired:
+        pass  # b.stop() below kills it and reports it hung
+    rc = b.stop()
+    assert rc == 1, "focus-bridge --config with a broken file: exit %r" % (rc,)
+    found = [line for line in b.stderr().splitlines() if line.startswith("%s:" % path)]
+    assert found == ["%s:%s" % (path, line) for line in FIVE_MISTAKES_LINES], b.stderr_tail()
+
+
 def test_bridge_refuses_a_bad_config_at_start(bridge_factory, tmp_path):
     path = tmp_path / "bad.toml"
     text = PREAMBLE + '[apps."x"]\nlevle = "passive"\n'
@@ -271,6 +346,22 @@ def test_reload_of_a_broken_file_keeps_the_old_config(policy_bridge, client, foc
     replace_file(path, ACTIVE_X)
     wait_level(focusctl, "active", what="fixed file")
     assert send.urgency() == (1, "active")
+
+
+def test_reload_of_a_file_with_many_mistakes_prints_and_logs_them_all(policy_bridge, client, focusctl, tmp_path):
+    b, fake = policy_bridge(PASSIVE_X)
+    send = Sender(client, fake)
+    path = config_file(tmp_path)
+    replace_file(path, FIVE_MISTAKES)
+    r = focusctl("reload")
+    assert r.returncode == 1, (r.stdout, r.stderr)
+    want = ["%s:%s" % (path, line) for line in FIVE_MISTAKES_LINES]
+    assert r.stderr.splitlines() == want, r.stderr
+    # the log names every one, each on a line of its own
+    wait_until(lambda: all(any(line.endswith(w) for line in b.stderr().splitlines()) for w in want), 5,
+               message="the refused reload did not log every problem:\n%s" % b.stderr_tail())
+    assert send.urgency() == (0, "passive"), "a refused config changed the behaviour"
+    assert b.alive()
 
 
 def test_reload_of_a_file_the_parser_crashes_on_keeps_the_bridge(policy_bridge, client, focusctl, tmp_path):
