@@ -40,15 +40,34 @@ public struct StatusReport: Codable, Equatable, Sendable {
         public var problem: String?
         /// What clients are told the daemon can do (`GetCapabilities`), the daemon's own once known.
         public var capabilities: [String]?
+        /// The daemon's own Do Not Disturb (dunst paused, mako's mode, swaync's DND): `on` and
+        /// what says so; null where the daemon has none the bridge can read.
+        public var daemonDoNotDisturb: DaemonDoNotDisturb?
+
+        public struct DaemonDoNotDisturb: Codable, Equatable, Sendable {
+            public var on: Bool
+            public var how: String
+            public init(on: Bool, how: String) {
+                self.on = on
+                self.how = how
+            }
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case mode, target, connected, daemon, problem, capabilities
+            case daemonDoNotDisturb = "daemon-dnd"
+        }
 
         public init(mode: String, target: String, connected: Bool, daemon: ServerInformation? = nil,
-                    problem: String? = nil, capabilities: [String]? = nil) {
+                    problem: String? = nil, capabilities: [String]? = nil,
+                    daemonDoNotDisturb: DaemonDoNotDisturb? = nil) {
             self.mode = mode
             self.target = target
             self.connected = connected
             self.daemon = daemon
             self.problem = problem
             self.capabilities = capabilities
+            self.daemonDoNotDisturb = daemonDoNotDisturb
         }
 
         public func encode(to encoder: Encoder) throws {
@@ -59,6 +78,7 @@ public struct StatusReport: Codable, Equatable, Sendable {
             try container.encode(daemon, forKey: .daemon)
             try container.encode(problem, forKey: .problem)
             try container.encodeIfPresent(capabilities, forKey: .capabilities)
+            try container.encode(daemonDoNotDisturb, forKey: .daemonDoNotDisturb)
         }
     }
 

@@ -243,6 +243,8 @@ final class Bridge {
 }
 
 extension Bridge: DownstreamEvents {
+    func downstreamChanged() { stateChanged() }
+
     func downstreamReady() {
         forwarder.pump()
         stateChanged()

@@ -12,6 +12,7 @@ final class BusDownstream: Downstream {
     let daemonName: String
     private(set) var capabilities: [String]?
     private(set) var serverInformation: ServerInformation?
+    private(set) var daemonQuiet: DaemonQuiet?
     weak var events: DownstreamEvents?
     private(set) var passthrough: Passthrough?
     private let logger: Logger
@@ -38,6 +39,8 @@ final class BusDownstream: Downstream {
         self.logger = logger
         if let passthroughNames {
             passthrough = Passthrough(downstream: connection, daemonName: daemonName, extraNames: passthroughNames)
+            // dunstctl, makoctl, swaync-client may have just switched the daemon's own DND.
+            passthrough?.answered = { [weak self] in self?.readQuiet() }
         }
     }
 
@@ -58,6 +61,7 @@ final class BusDownstream: Downstream {
         let wasReady = isReady
         owner = newOwner
         isReady = false
+        daemonQuiet = nil
         if wasReady { events?.downstreamGone() }
         guard let newOwner else {
             // One that never answered (a spawned daemon that cannot start) is the spawner's to report.
@@ -114,6 +118,18 @@ final class BusDownstream: Downstream {
             self.isReady = true
             self.logger.info("connected to the daemon \(self.daemonName) (\(newOwner)): \(self.serverInformation?.line ?? "unnamed"); capabilities: \((self.capabilities ?? []).joined(separator: " "))")
             self.events?.downstreamReady()
+            self.readQuiet()
+        }
+    }
+
+    /// Reads the daemon's own Do Not Disturb again, and says so when it changed.
+    private func readQuiet() {
+        guard let owner else { return }
+        DaemonQuiet.read(on: connection, daemonName: daemonName) { [weak self] quiet in
+            guard let self, self.owner == owner, quiet != self.daemonQuiet else { return }
+            self.daemonQuiet = quiet
+            if let quiet { self.logger.info("the daemon's own Do Not Disturb: \(quiet.on ? "on" : "off") (\(quiet.how))") }
+            self.events?.downstreamChanged()
         }
     }
 
@@ -123,6 +139,7 @@ final class BusDownstream: Downstream {
             if let read = DaemonSignal(signal) { events?.downstreamSignal(read) }
         } else {
             passthrough?.relay(signal)
+            readQuiet()   // dunst's PropertiesChanged, swaync's SubscribeV2
         }
     }
 

@@ -120,7 +120,8 @@ final class ControlInterface {
             downstream: .init(mode: bridge.downstream.mode, target: bridge.downstream.target,
                               connected: bridge.downstream.isConnected,
                               daemon: bridge.downstream.serverInformation, problem: bridge.downstream.problem,
-                              capabilities: bridge.capabilities),
+                              capabilities: bridge.capabilities,
+                              daemonDoNotDisturb: bridge.downstream.daemonQuiet.map { .init(on: $0.on, how: $0.how) }),
             counts: .init(received: bridge.received, delivered: bridge.delivered, queued: bridge.queuedCount,
                           inFlight: bridge.inFlightCount, heldFocus: bridge.waiting(.heldFocus).count,
                           heldSummary: bridge.waiting(.heldSummary).count))

@@ -25,11 +25,14 @@ protocol Downstream: AnyObject {
     /// Why the daemon is not there ("cannot start dunst: …"), for `focusctl status`; nil when
     /// nothing is wrong that the bridge knows of.
     var problem: String? { get }
+    /// The daemon's own Do Not Disturb, where it has one the bridge can read (nil: unknown).
+    var daemonQuiet: DaemonQuiet? { get }
     func stop()
 }
 
 extension Downstream {
     var problem: String? { nil }
+    var daemonQuiet: DaemonQuiet? { nil }
 }
 
 /// What a downstream reports back to the bridge.
@@ -40,6 +43,8 @@ protocol DownstreamEvents: AnyObject {
     func downstreamGone()
     /// A signal of `org.freedesktop.Notifications` from the daemon, read (`DaemonSignal`).
     func downstreamSignal(_ signal: DaemonSignal)
+    /// Something `focusctl status` shows about the daemon changed (its Do Not Disturb).
+    func downstreamChanged()
 }
 
 extension DBusError {

@@ -26,6 +26,7 @@ final class FallbackDownstream: Downstream {
     var serverInformation: ServerInformation? { current.serverInformation }
     var passthrough: Passthrough? { daemonBus.passthrough }
     var problem: String? { daemon.problem }
+    var daemonQuiet: DaemonQuiet? { fellBack ? nil : daemonBus.daemonQuiet }
 
     func start() { current.start() }
 

@@ -20,6 +20,8 @@ final class Passthrough {
     /// Calls passed through and not yet answered; past `maxInFlight` more are refused at once, so
     /// a stopped daemon cannot make the bridge keep an unbounded pile of them.
     private var inFlight = 0
+    /// Called after each passed-through call is answered (the daemon's state may have changed).
+    var answered: () -> Void = {}
     static let maxInFlight = 64
 
     init(downstream: BusConnection, daemonName: String, extraNames: [String]) {
@@ -82,6 +84,7 @@ final class Passthrough {
         downstream.send(message.forwardedCall(to: destination),
                         timeoutMilliseconds: BusDownstream.callTimeoutMilliseconds) { [weak self] result in
             self?.inFlight -= 1
+            self?.answered()
             guard expectsReply else { return }
             switch result {
             case .success(let reply): upstream.send(message.answer(copying: reply))

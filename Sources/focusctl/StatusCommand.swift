@@ -23,6 +23,7 @@ struct StatusCommand: ParsableCommand {
             ["Downstream", "\(downstream.mode) — \(downstream.target) (\(downstream.connected ? "connected" : "not connected"))"],
             ["Daemon", downstream.daemon?.line ?? "none (FocusBridge answers for itself)"],
             ["Capabilities", downstream.capabilities?.joined(separator: " ") ?? "unknown"],
+            ["Daemon's DND", Self.describe(downstream.daemonDoNotDisturb)],
             ["Bridge", "FocusBridge \(status.version)"],
             ["Received", "\(counts.received ?? 0)"],
             ["Delivered", "\(counts.delivered ?? 0)"],
@@ -32,5 +33,12 @@ struct StatusCommand: ParsableCommand {
         // Right under the downstream it is about: a daemon that cannot start.
         if let problem = downstream.problem { rows.insert(["Problem", problem], at: 4) }
         print(Table.render(rows))
+    }
+
+    /// The daemon's own Do Not Disturb, for the plain status.
+    static func describe(_ dnd: StatusReport.Downstream.DaemonDoNotDisturb?) -> String {
+        guard let dnd else { return "none the bridge can read" }
+        if dnd.on { return "on: \(dnd.how); it shows nothing the bridge delivers" }
+        return "off (\(dnd.how))"
     }
 }

@@ -92,6 +92,18 @@ def test_apps_and_dunstctl_see_dunst_not_the_bridge(dunst):
     assert "dunst" in dunst.ctl("debug") and "FocusBridge" not in dunst.ctl("debug")
 
 
+def test_dunst_paused_with_dunstctl_shows_in_status(dunst):
+    c = dunst.client
+    wait_until(lambda: c.status()["downstream"]["daemon-dnd"] is not None, 10,
+               message="the bridge never read dunst's pause")
+    assert c.status()["downstream"]["daemon-dnd"]["on"] is False
+    dunst.ctl("set-paused", "true")
+    wait_until(lambda: c.status()["downstream"]["daemon-dnd"]["on"], 10, message="status never showed dunst paused")
+    dunst.ctl("set-paused", "false")
+    wait_until(lambda: c.status()["downstream"]["daemon-dnd"]["on"] is False, 10,
+               message="status kept dunst paused")
+
+
 def test_dunstctl_action_invokes_the_default_action(dunst, procs):
     p = procs.spawn(["notify-send", "-A", "default=Open", "--wait", "Click me"], env=dunst.env,
                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

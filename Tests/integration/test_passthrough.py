@@ -7,7 +7,7 @@ import time
 import pytest
 from gi.repository import Gio, GLib
 
-from conftest import NOTIF_PATH, wait_for_name
+from conftest import NOTIF_PATH, wait_for_name, wait_until
 
 TEST_TIMEOUT = 30
 
@@ -108,3 +108,19 @@ def test_passthrough_names_from_config(bridge_factory, fake_daemon, fake_daemon_
     items = client.call("ListNotifications", None, "(aa{sv})", dest="org.example.FakeVendor",
                         path="/fr/emersion/Mako", iface="fr.emersion.Mako")
     assert items == ([],)
+
+
+def test_the_daemons_own_pause_is_shown_in_status(bridge, fake_daemon, client, focusctl):
+    """dunstctl set-paused true (a Properties.Set passed through): focusctl status says the daemon
+    holds back what the bridge delivers (issue 18, item 6); read again after each passed-through
+    call and on the daemon's signals, never polled."""
+    assert client.status()["downstream"]["daemon-dnd"] == {"on": False, "how": "dunst paused (dunstctl set-paused)"}
+    client.call("Set", GLib.Variant("(ssv)", (DUNST, "paused", GLib.Variant("b", True))), None, iface=PROPS)
+    dnd = wait_until(lambda: client.status()["downstream"]["daemon-dnd"]["on"] and client.status()["downstream"]["daemon-dnd"],
+                     5, message="status never showed the daemon paused")
+    assert dnd["how"].startswith("dunst paused")
+    out = focusctl("status").stdout
+    assert "on: dunst paused (dunstctl set-paused); it shows nothing the bridge delivers" in out, out
+    client.call("Set", GLib.Variant("(ssv)", (DUNST, "paused", GLib.Variant("b", False))), None, iface=PROPS)
+    wait_until(lambda: client.status()["downstream"]["daemon-dnd"]["on"] is False, 5,
+               message="status kept the daemon paused after it was unpaused")
