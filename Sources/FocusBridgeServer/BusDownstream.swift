@@ -124,7 +124,9 @@ final class BusDownstream: Downstream {
 
     /// Reads the daemon's own Do Not Disturb again, and says so when it changed.
     private func readQuiet() {
-        guard let owner else { return }
+        // Only where the daemon has a bus of its own (spawn, address): in name mode the probes'
+        // names would be asked on the session bus, where one could be started by activation.
+        guard let owner, passthrough != nil else { return }
         DaemonQuiet.read(on: connection, daemonName: daemonName) { [weak self] quiet in
             guard let self, self.owner == owner, quiet != self.daemonQuiet else { return }
             self.daemonQuiet = quiet

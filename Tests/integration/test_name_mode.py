@@ -50,6 +50,8 @@ def test_apps_matching_the_sender_hear_each_signal_once_with_the_bridges_id(name
     app.wait_signal("NotificationClosed", nid)
     settle(app)
     assert got == [("ActionInvoked", (nid, "open")), ("NotificationClosed", (nid, 2))], got
+    # nothing is asked of the session bus's vendor names in name mode (activation could start them)
+    assert app.status()["downstream"]["daemon-dnd"] is None
     # the limitation the man page states: a listener with no sender match also hears the daemon
     heard_from = {s.sender for s in app.signals}
     assert heard_from == {bridge.unique_name, bus.owner(DAEMON)}, heard_from
