@@ -123,15 +123,28 @@ final class BusDownstream: Downstream {
     }
 
     /// Reads the daemon's own Do Not Disturb again, and says so when it changed.
+    /// One reading at a time: the signals and calls of a flood ask again at most once more.
+    private var quietReading = false
+    private var quietAskedAgain = false
+
     private func readQuiet() {
         // Only where the daemon has a bus of its own (spawn, address): in name mode the probes'
         // names would be asked on the session bus, where one could be started by activation.
         guard let owner, passthrough != nil else { return }
+        guard !quietReading else { quietAskedAgain = true; return }
+        quietReading = true
         DaemonQuiet.read(on: connection, daemonName: daemonName) { [weak self] quiet in
-            guard let self, self.owner == owner, quiet != self.daemonQuiet else { return }
-            self.daemonQuiet = quiet
-            if let quiet { self.logger.info("the daemon's own Do Not Disturb: \(quiet.on ? "on" : "off") (\(quiet.how))") }
-            self.events?.downstreamChanged()
+            guard let self else { return }
+            self.quietReading = false
+            if self.owner == owner, quiet != self.daemonQuiet {
+                self.daemonQuiet = quiet
+                if let quiet { self.logger.info("the daemon's own Do Not Disturb: \(quiet.on ? "on" : "off") (\(quiet.how))") }
+                self.events?.downstreamChanged()
+            }
+            if self.quietAskedAgain {
+                self.quietAskedAgain = false
+                self.readQuiet()
+            }
         }
     }
 
