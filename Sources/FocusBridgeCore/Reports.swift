@@ -120,19 +120,23 @@ public struct StatusReport: Codable, Equatable, Sendable {
     @Nullable public var nextSummary: String?
     public var downstream: Downstream
     public var counts: Counts
+    /// The apps muted now, ending first first.
+    public var mutes: [MuteReport]
 
     enum CodingKeys: String, CodingKey {
-        case version, silent, focus, downstream, counts
+        case version, silent, focus, downstream, counts, mutes
         case nextSummary = "next-summary"
     }
 
-    public init(version: String, silent: Bool, focus: Focus?, nextSummary: String?, downstream: Downstream, counts: Counts) {
+    public init(version: String, silent: Bool, focus: Focus?, nextSummary: String?, downstream: Downstream, counts: Counts,
+                mutes: [MuteReport] = []) {
         self.version = version
         self.silent = silent
         self.focus = focus
         self.nextSummary = nextSummary
         self.downstream = downstream
         self.counts = counts
+        self.mutes = mutes
     }
 
     /// The state a watcher shows: without the running counters, which change with every notification.

@@ -9,6 +9,7 @@ import pytest
 from gi.repository import Gio, GLib
 
 from conftest import CAPS_BEFORE_DAEMON, NOTIF_IFACE, NOTIF_PATH, wait_until
+from policy_support import MUTE_HOUR
 
 TEST_TIMEOUT = 30
 
@@ -70,7 +71,7 @@ def test_fields_and_every_hint_forwarded_untouched(bridge, fake_daemon, client):
     assert rec["app_name"] == "Mail Reader"
     assert rec["app_icon"] == "mail-unread"
     assert rec["body"] == body
-    assert rec["actions"] == actions
+    assert rec["actions"] == actions + MUTE_HOUR, "the app's actions, then the bridge's quick action"
     assert rec["expire_timeout"] == 7000
     assert rec["replaces_id"] == 0
     assert bid != rec["daemon_id"]
