@@ -5,10 +5,11 @@ bridge, real clients (notify-send, focusctl) and the recording fake daemon; the 
 through real dunst's own context menu is in test_dunst_choices.py."""
 
 import subprocess
+from pathlib import Path
 
 from gi.repository import GLib
 
-from conftest import session_env, wait_until
+from conftest import PYTHON, LineReader, session_env, wait_until
 from focus_support import config, focus_bridge, watch  # noqa: F401  (fixtures)
 from focus_support import byte, fc_json, fc_ok, history_of, next_json, status
 
@@ -206,7 +207,8 @@ def test_unknown_apps_keys_and_values_get_one_sentence(bridge, client, fake_daem
 
 
 # --------------------------------------------------------------------------- mute
-def test_a_muted_app_is_recorded_never_shown_and_its_id_ends(focus_bridge, client, fake_daemon, focusctl, bus, procs):
+def test_a_muted_app_is_recorded_never_shown_and_its_id_ends(focus_bridge, client, fake_daemon, focusctl, bus, procs,
+                                                             watch):
     focus_bridge("""
         [apps."Chat"]
         critical = true
@@ -215,6 +217,9 @@ def test_a_muted_app_is_recorded_never_shown_and_its_id_ends(focus_bridge, clien
     fake_daemon.wait_notify("seen")
     out = fc_ok(focusctl, "mute", "Chat", "--for", "30m").stdout
     assert out.startswith("Chat is muted until "), out
+    muted_line = [line for line in fc_ok(focusctl, "status").stdout.splitlines() if line.startswith("Muted")]
+    assert muted_line and "Chat until" in muted_line[0], muted_line
+    assert "Muted: Chat until" in next_json(watch("--waybar"))["tooltip"]
     p = procs.spawn(["notify-send", "-a", "Chat", "--wait", "Muted message"], env=session_env(bus.address),
                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert p.wait(10) == 0, "notify-send --wait never heard its muted notification end"
@@ -265,3 +270,31 @@ def test_marketing_is_dropped_unless_allowed_then_passive_and_never_through_a_fo
     fc_ok(focusctl, "focus", "on", "work")
     nid = client.notify("30% off", "", app="Shop", hints=ad)
     assert history_of(focusctl, nid)["decision"] == "held-focus", "marketing broke through a Focus that allows the app"
+
+
+# --------------------------------------------------------------------------- GNotification
+def test_a_gnotification_app_gets_quick_actions_it_never_hears(bridge, fake_daemon, focusctl, bus, procs):
+    """A GTK app's GNotification (GLib's freedesktop backend): urgent is time-sensitive, so it
+    gets both quick actions after its own button; Turn Off Time Sensitive turns it off for the
+    app (its desktop entry), and the app hears only its own actions."""
+    app = procs.spawn([PYTHON, str(Path(__file__).parent / "gnotification_client.py"), "org.example.Pager"],
+                      env=session_env(bus.address), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                      stderr=subprocess.DEVNULL)
+    out = LineReader(app.stdout)
+    app.stdin.write(b"send page Database down urgent\n")
+    app.stdin.flush()
+    assert out.get(10) == "sent page"
+    rec = fake_daemon.wait_notify("Database down")
+    assert pairs(rec)[-3:] == [("app.ack", "Acknowledge"), (MUTE, "Mute 1 Hour"), (TURN_OFF, "Turn Off Time Sensitive")], rec
+    fake_daemon.action(rec["daemon_id"], TURN_OFF)
+    wait_until(lambda: app_entry(focusctl, "org.example.Pager")["settings"]["time-sensitive"]["value"] == "off", 5,
+               message="Turn Off Time Sensitive made no choice for the GNotification's app")
+
+    app.stdin.write(b"send again Database still down urgent\n")
+    app.stdin.flush()
+    assert out.get(10) == "sent again"
+    again = fake_daemon.wait_notify("Database still down")
+    assert (TURN_OFF, "Turn Off Time Sensitive") not in pairs(again)
+    fake_daemon.action(again["daemon_id"], "app.ack")
+    assert out.get(10) == "activated ack", "the app's own button never reached it"
+    assert out.lines == ["sent page", "sent again", "activated ack"], "the app heard a quick action: %r" % out.lines
