@@ -52,6 +52,8 @@ def test_quick_actions_come_after_the_apps_own_and_the_app_never_hears_them(brid
 
     mutes = status(focusctl)["mutes"]
     assert [m["app"] for m in mutes] == ["CI"], mutes
+    explained = fc_json(focusctl, "explain", "--json", "--app", "Deploy", "--action", "open=Open")
+    assert [a["label"] for a in explained["actions"]] == ["Open", "Mute 1 Hour"], "explain lists the quick actions"
     assert "CI" in fc_ok(focusctl, "mute", "--list").stdout
 
 
