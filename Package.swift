@@ -16,6 +16,8 @@ let package = Package(
     targets: [
         // GIO/GLib from libglib2.0-dev, seen through one shim header.
         .systemLibrary(name: "CGLib", pkgConfig: "gio-unix-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        // libxcb from libxcb1-dev: the window in front on X11 (EWMH properties), seen by X11Windows only.
+        .systemLibrary(name: "CXCB", pkgConfig: "xcb", providers: [.apt(["libxcb1-dev"])]),
         // The pure core: model and decisions, no GLib, no I/O.
         .target(name: "FocusBridgeCore"),
         // A TOML 1.0 reader in Swift: typed values, every key and value with its line and column.
@@ -28,7 +30,7 @@ let package = Package(
         .target(name: "FocusBridgeDBus", dependencies: ["CGLib"]),
         // The running service: wires the core, the store and the bus together.
         .target(name: "FocusBridgeServer", dependencies: [
-            "FocusBridgeCore", "FocusBridgeConfig", "FocusBridgeStore", "FocusBridgeDBus",
+            "FocusBridgeCore", "FocusBridgeConfig", "FocusBridgeStore", "FocusBridgeDBus", "CXCB",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "focus-bridge", dependencies: [

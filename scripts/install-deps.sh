@@ -13,6 +13,7 @@ set -euo pipefail
 packages=(
     # build
     libglib2.0-dev      # GIO's GDBus, the GLib main loop, GVariant
+    libxcb1-dev         # X11 windows (EWMH): the window in front
     libsqlite3-dev      # SQLite for GRDB
     pkg-config
     # bus and tests
@@ -84,7 +85,7 @@ packages+=("${interop_packages[@]}")
 # What building and trying it out need (`make build`, `make run`, `make install`): not the
 # daemons, desktops and tools of the test suite (hundreds of megabytes).
 run_packages=(
-    libglib2.0-dev libsqlite3-dev pkg-config  # build
+    libglib2.0-dev libsqlite3-dev libxcb1-dev pkg-config  # build
     libglib2.0-bin dbus-daemon dbus-bin       # gdbus, the private bus of `make run`
     libnotify-bin                             # notify-send, to send it something
 )

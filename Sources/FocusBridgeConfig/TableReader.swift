@@ -152,6 +152,9 @@ final class TableReader {
             }
         }
         if let flag = bool(table, "explain-time-sensitive") { settings.explainTimeSensitive = flag }
+        if let text = string(table, "when-focused"), let choice = choice(text, table, "when-focused", WhenFocused.self) {
+            settings.whenFocused = choice
+        }
         if let actions = quickActions(table) { settings.quickActions = actions }
         return settings
     }
@@ -170,6 +173,9 @@ final class TableReader {
             rule.previews = previews
         }
         if let flag = bool(table, "marketing") { rule.marketing = flag }
+        if let text = string(table, "when-focused"), let choice = choice(text, table, "when-focused", WhenFocused.self) {
+            rule.whenFocused = choice
+        }
         rule.quickActions = quickActions(table)
         // Where each setting comes from, for `focusctl apps`.
         for entry in table.entries where Schema.appKeys.contains(entry.key) {
@@ -211,6 +217,8 @@ final class TableReader {
         if let apps { focus.apps = .allowOnly(apps) }
         focus.people = strings(table, "people") ?? []
         if let flag = bool(table, "time-sensitive") { focus.timeSensitive = flag }
+        if let flag = bool(table, "while-fullscreen") { focus.whileFullscreen = flag }
+        focus.whileFocused = strings(table, "while-focused") ?? []
         if let text = string(table, "previews"), let previews = choice(text, table, "previews", PreviewMode.self) {
             focus.previews = previews
         }

@@ -40,6 +40,10 @@ public struct PolicyContext: Sendable {
     public var flood: FloodGate
     /// How many buttons the daemon shows at most, when it is known to show fewer than four.
     public var daemonButtonLimit: Int?
+    /// The window in front, when the window watcher knows it.
+    public var focusedWindow: FocusedWindow?
+    /// The process that sent the notification, when known (to match the focused window).
+    public var senderProcessID: UInt32?
     /// The daemon runs a notification's only action on a click (dunst).
     public var clickRunsSoleAction = false
     /// The person's run-time choices per app (they win over the file's `[apps]`).
@@ -51,7 +55,8 @@ public struct PolicyContext: Sendable {
                 screenLocked: Bool = false, capabilities: [String] = ["actions", "body"],
                 activeFocus: FocusProfile? = nil, recent: DuplicateTracker = DuplicateTracker(),
                 flood: FloodGate = FloodGate(limit: 0), daemonButtonLimit: Int? = nil,
-                choices: AppChoices = AppChoices(), mutes: MuteList = MuteList(), clickRunsSoleAction: Bool = false) {
+                choices: AppChoices = AppChoices(), mutes: MuteList = MuteList(), clickRunsSoleAction: Bool = false,
+                focusedWindow: FocusedWindow? = nil) {
         self.settings = settings
         self.now = now
         self.silent = silent
@@ -64,6 +69,7 @@ public struct PolicyContext: Sendable {
         self.choices = choices
         self.mutes = mutes
         self.clickRunsSoleAction = clickRunsSoleAction
+        self.focusedWindow = focusedWindow
     }
 
     /// The app's rule: the file's `[apps]` table with the person's choices put in.
@@ -189,6 +195,13 @@ public enum Policy {
             replaces = original
             trace.append("delivery: coalesced (the same as notification \(original), still open, less than \(Int(min(window, 1e9))) s ago)")
             return .coalesced
+        }
+        if let window = context.focusedWindow, level == .passive || level == .active,
+           (rule.whenFocused ?? context.settings.general.whenFocused) == .hide,
+           window.isApp(app.key, senderProcessID: context.senderProcessID)
+            || app.inferredDesktopEntry.map({ window.isApp($0) }) == true {
+            trace.append("delivery: foreground (\(window.name) is the window in front; `when-focused = \"show\"` shows it anyway)")
+            return .foreground
         }
         if marketing {
             if !context.settings.summaryTimes.isEmpty {

@@ -9,4 +9,6 @@ public enum DeliveryOutcome: String, CaseIterable, Codable, Sendable {
     case dropped
     /// The app is muted (`focusctl mute`): recorded, never shown, its ID ended at once.
     case muted
+    /// From the app in front (`when-focused = "hide"`): the person is looking at it already.
+    case foreground
 }

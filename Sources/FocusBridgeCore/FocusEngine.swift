@@ -67,6 +67,16 @@ public struct FocusEngine: Sendable {
             .min()
     }
 
+    /// The Focus on at `now`, a manual change winning while it lasts; then a Focus the windows
+    /// turn on (what the person does now); then the schedules.
+    public func active(at now: Date, manual: ManualFocus?, window: WindowTrigger.On?) -> ActiveFocus? {
+        if let manual, manual.isInEffect(at: now) { return active(at: now, manual: manual) }
+        if let window, focuses.contains(where: { $0.name == window.focus }) {
+            return ActiveFocus(name: window.focus, since: window.since, until: nil, source: .window, reason: window.reason)
+        }
+        return scheduled(at: now)
+    }
+
     /// The Focus on at `now`, a manual change winning while it lasts.
     public func active(at now: Date, manual: ManualFocus?) -> ActiveFocus? {
         if let manual, manual.isInEffect(at: now) {
@@ -98,12 +108,22 @@ public struct FocusEngine: Sendable {
 
 /// The Focus that is on.
 public struct ActiveFocus: Equatable, Sendable {
-    public enum Source: String, Sendable { case manual, scheduled }
+    public enum Source: String, Sendable { case manual, scheduled, window }
 
     public var name: String
     public var since: Date
     public var until: Date?
     public var source: Source
+    /// Why it is on, for a Focus the windows turned on ("while VLC is fullscreen").
+    public var reason: String?
+
+    public init(name: String, since: Date, until: Date?, source: Source, reason: String? = nil) {
+        self.name = name
+        self.since = since
+        self.until = until
+        self.source = source
+        self.reason = reason
+    }
 }
 
 /// A Focus turned on or off by hand (`focusctl focus on|off`), kept across restarts.

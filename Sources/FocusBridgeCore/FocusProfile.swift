@@ -22,6 +22,10 @@ public struct FocusProfile: Equatable, Sendable {
     public var timeSensitive = true
     public var previews: PreviewMode?
     public var schedule: [ScheduleEntry] = []
+    /// On while a fullscreen window is up (`while-fullscreen`).
+    public var whileFullscreen = false
+    /// On while one of these apps has the focused window (`while-focused`).
+    public var whileFocused: [String] = []
 
     /// True for the built-in `dnd`, false for every profile of the configuration file.
     public var isBuiltIn = false

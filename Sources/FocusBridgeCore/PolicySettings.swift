@@ -41,6 +41,8 @@ public struct GeneralSettings: Equatable, Sendable {
     public var explainTimeSensitive = true
     /// The bridge's own buttons added where there is room (`[]`: none).
     public var quickActions: [QuickAction] = [.muteHour, .turnOffTimeSensitive]
+    /// Whether a notification from the app in front is shown (below time-sensitive).
+    public var whenFocused: WhenFocused = .hide
 
     public init() {}
 }
@@ -61,6 +63,8 @@ public struct AppRule: Equatable, Sendable {
     public var marketing = false
     /// The app's own quick actions, when it has a `quick-actions` key (else `[general]`'s).
     public var quickActions: [QuickAction]?
+    /// The app's own `when-focused`, else `[general]`'s.
+    public var whenFocused: WhenFocused?
     /// Where each key that is not at its default comes from: the file's line, or a choice.
     public var origins: [String: SettingOrigin] = [:]
 

@@ -36,14 +36,17 @@ public struct StatusReport: Codable, Equatable, Sendable {
         public var name: String
         public var since: String
         @Nullable public var until: String?
-        /// `manual` or `scheduled`.
+        /// `manual`, `scheduled` or `window`.
         public var source: String
+        /// Why a Focus the windows turned on is on ("while VLC is fullscreen"), else null.
+        @Nullable public var reason: String?
 
         public init(_ active: ActiveFocus) {
             name = active.name
             since = Timestamp.string(active.since)
             until = active.until.map(Timestamp.string)
             source = active.source.rawValue
+            reason = active.reason
         }
     }
 
@@ -122,14 +125,16 @@ public struct StatusReport: Codable, Equatable, Sendable {
     public var counts: Counts
     /// The apps muted now, ending first first.
     public var mutes: [MuteReport]
+    /// The window in front and a fullscreen one, as the window watcher knows them.
+    @Nullable public var windows: WindowReport?
 
     enum CodingKeys: String, CodingKey {
-        case version, silent, focus, downstream, counts, mutes
+        case version, silent, focus, downstream, counts, mutes, windows
         case nextSummary = "next-summary"
     }
 
     public init(version: String, silent: Bool, focus: Focus?, nextSummary: String?, downstream: Downstream, counts: Counts,
-                mutes: [MuteReport] = []) {
+                mutes: [MuteReport] = [], windows: WindowReport? = nil) {
         self.version = version
         self.silent = silent
         self.focus = focus
@@ -137,6 +142,7 @@ public struct StatusReport: Codable, Equatable, Sendable {
         self.downstream = downstream
         self.counts = counts
         self.mutes = mutes
+        self.windows = windows
     }
 
     /// The state a watcher shows: without the running counters, which change with every notification.
@@ -150,6 +156,26 @@ public struct StatusReport: Codable, Equatable, Sendable {
     }
 }
 
+
+/// `windows` in `focusctl status --json`: where the bridge learns which window is in front, and
+/// what it knows now.
+public struct WindowReport: Codable, Equatable, Sendable {
+    /// `sway`, `i3`, `hyprland`, `x11`, or `off`.
+    public var source: String
+    /// Why it is off, else null.
+    @Nullable public var problem: String?
+    /// The focused window's name (app ID, WM_CLASS), or null.
+    @Nullable public var focused: String?
+    /// A fullscreen window's name, or null.
+    @Nullable public var fullscreen: String?
+
+    public init(source: String, problem: String?, state: WindowState) {
+        self.source = source
+        self.problem = problem
+        focused = state.focused?.name
+        fullscreen = state.fullscreen?.name
+    }
+}
 
 /// One entry of `focusctl history --json`.
 public struct HistoryReport: Codable, Equatable, Sendable {

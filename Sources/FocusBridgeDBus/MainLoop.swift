@@ -60,6 +60,17 @@ public enum MainLoop {
         }, box.retainedPointer(), { data in CallbackBox<() -> Void>.release(data) }))
     }
 
+    /// Calls `handler` on the loop each time `fd` is readable or hung up (the window watchers'
+    /// sockets); the watch ends when `handler` returns false.
+    @discardableResult
+    public static func whenReadable(_ fd: Int32, _ handler: @escaping () -> Bool) -> SourceID {
+        let box = CallbackBox(handler)
+        let condition = GIOCondition(rawValue: G_IO_IN.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue)
+        return SourceID(g_unix_fd_add_full(G_PRIORITY_DEFAULT, fd, condition, { _, _, data in
+            CallbackBox<() -> Bool>.borrow(data)() ? 1 : 0
+        }, box.retainedPointer(), { data in CallbackBox<() -> Bool>.release(data) }))
+    }
+
     /// Runs `work` on the loop's thread (from any thread).
     public static func invoke(_ work: @escaping @Sendable () -> Void) {
         let box = CallbackBox(work)

@@ -41,6 +41,8 @@ final class Bridge {
     private(set) var silent: Bool
     /// Whether the screen is locked, for `previews = "when-unlocked"`.
     var screenLocked = false
+    /// The window in front, as the `WindowWatch` last said.
+    var windows = WindowState()
     /// The Focus that is on (kept up to date by the `FocusController`).
     var activeFocus: ActiveFocus?
     /// Called when something `focusctl status` shows has changed.
@@ -105,7 +107,8 @@ final class Bridge {
                       capabilities: capabilities, activeFocus: activeFocus.flatMap { settings.focus(named: $0.name) },
                       recent: recent, flood: flood, daemonButtonLimit: downstream.serverInformation?.buttonLimit,
                       choices: preferences.choices, mutes: preferences.mutes,
-                      clickRunsSoleAction: downstream.serverInformation?.clickRunsSoleAction ?? false)
+                      clickRunsSoleAction: downstream.serverInformation?.clickRunsSoleAction ?? false,
+                      focusedWindow: windows.focused)
     }
 
     /// The bridge itself, as the holder of its own notifications (digests, "N more").
@@ -123,8 +126,10 @@ final class Bridge {
         let notification = arguments.request
         forwarder.handled(0, bytes: arguments.byteCount)
         let app = AppIdentity.resolve(notification, process: process)
+        var context = policyContext()
+        context.senderProcessID = process?.processID
         let intake = Intake.take(notification, app: app, caller: caller, payloadBytes: arguments.byteCount,
-                                 context: policyContext(), focusName: activeFocus?.name, table: forwarder.table,
+                                 context: context, focusName: activeFocus?.name, table: forwarder.table,
                                  held: held.holders(of:))
         let decision = intake.decision
         if intake.tooHeavyToHold {
@@ -157,7 +162,9 @@ final class Bridge {
         case .drop(let endsAtOnce):
             // The app hears the ID, then that it was dismissed, so a waiting sender is released.
             commit.answer(call, id: id, history: history)
-            if endsAtOnce { commit.endAfterAnswers(id, reason: .dismissed, holders: intake.holders) }
+            // From the app in front: expired, as a notification the person saw in the app.
+            let reason: CloseReason = decision.outcome == .foreground ? .expired : .dismissed
+            if endsAtOnce { commit.endAfterAnswers(id, reason: reason, holders: intake.holders) }
         case .collapse:
             // Alive, counted in the app's "N more" notification; it ends when that one does.
             commit.answer(call, id: id, history: history)

@@ -20,6 +20,8 @@ final class ControlInterface {
     private let reload: () -> ConfigError?
     /// The configuration file, for `focusctl apps` (where a setting comes from).
     let configPath: String
+    /// What the window watcher knows, for `status`.
+    var windows: () -> WindowReport? = { nil }
     private var lastAnnounced = ""
     private var announcing = false
     /// The connections that asked for `StateChanged` (`Watch`), all of the bridge's own user:
@@ -132,7 +134,8 @@ final class ControlInterface {
             counts: .init(received: bridge.received, delivered: bridge.delivered, queued: bridge.queuedCount,
                           inFlight: bridge.inFlightCount, heldFocus: bridge.waiting(.heldFocus).count,
                           heldSummary: bridge.waiting(.heldSummary).count),
-            mutes: bridge.preferences.mutes.active(at: bridge.clock.now).map(MuteReport.init))
+            mutes: bridge.preferences.mutes.active(at: bridge.clock.now).map(MuteReport.init),
+            windows: windows())
     }
 
     private func focusList() -> [FocusListReport] {

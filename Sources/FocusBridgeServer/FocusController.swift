@@ -14,6 +14,9 @@ final class FocusController {
     private let clock: Clock
     let timeZone: TimeZone
     private(set) var manual: ManualFocus?
+    /// The Focus the windows turn on (`while-fullscreen`, `while-focused`), from `windows`.
+    private var trigger = WindowTrigger()
+    private var windows = WindowState()
     private var timer: WallClockTimer?
     private var started = false
     /// When history was last pruned to `history-days` (nil: not yet in this run).
@@ -67,13 +70,15 @@ final class FocusController {
     func evaluate() {
         let now = clock.now
         if let manual, !manual.isInEffect(at: now) { setManual(nil) }
+        // A change of what the windows ask for is the next change a manual one lasts until.
+        if trigger.update(windows, focuses: bridge.settings.profiles, at: now), manual != nil { setManual(nil) }
         let previous = bridge.activeFocus
-        let current = engine.active(at: now, manual: manual)
+        let current = engine.active(at: now, manual: manual, window: trigger.on)
         bridge.activeFocus = current
         if previous?.name != current?.name {
             if let current {
                 let until = current.until.map { " until \(Timestamp.string($0))" } ?? ""
-                logger.info("Focus \(current.name) on (\(current.source.rawValue))\(until)")
+                logger.info("Focus \(current.name) on (\(current.reason ?? current.source.rawValue))\(until)")
             } else if let previous {
                 logger.info("Focus \(previous.name) off")
             }
@@ -83,7 +88,7 @@ final class FocusController {
         if previous != current { changed() }
         catchUpSummaries(now: now)
         pruneHistory(now: now)
-        let next = [engine.nextChange(after: now, manual: manual), summary.next(after: now),
+        let next = [engine.nextChange(after: now, manual: manual), summary.next(after: now), trigger.nextChange,
                     historyPruned.map(retention.deadline(after:))].compactMap { $0 }.min()
         timer?.schedule(at: next)
     }
@@ -116,6 +121,12 @@ final class FocusController {
         guard !due.isEmpty else { return }
         let count = bridge.deliverSummary()
         logger.info("scheduled summary (\(due.count) time(s) due): \(count) notification(s)")
+    }
+
+    /// The window watcher saw another window in front, or a fullscreen one come or go.
+    func windowsChanged(_ state: WindowState) {
+        windows = state
+        evaluate()
     }
 
     // MARK: Manual control

@@ -48,6 +48,7 @@ public final class Service {
     private var focus: FocusController?
     private var control: ControlInterface?
     private var configWatch: ConfigWatch?
+    private var windows: WindowWatch?
     /// Held for the whole run: the state folder's lock.
     private var stateFolder: StateFolder?
     private var reloadTimer = SourceID.none
@@ -157,6 +158,15 @@ public final class Service {
         }
         daemon?.start()
         focus.start()
+        let windows = WindowWatch(logger: logger)
+        self.windows = windows
+        control.windows = { [weak windows] in windows?.report }
+        windows.changed = { [weak bridge, weak focus, weak control] state in
+            bridge?.windows = state
+            focus?.windowsChanged(state)
+            control?.announce()
+        }
+        windows.start(environment: ProcessInfo.processInfo.environment)
         bridge.preferences.start()
         bridge.askPendingQuestions()
         SleepWatch.follow { [weak focus] in focus?.evaluate() }

@@ -111,7 +111,7 @@ struct FocusCommand: ParsableCommand {
         guard let focus else { return "No Focus is on." }
         var text = "\(focus.name) is on"
         if let until = focus.until.flatMap(Timestamp.parse) { text += " until \(LocalTime.string(until))" }
-        return text + " (\(focus.source))."
+        return text + " (\(focus.reason ?? focus.source))."
     }
 }
 

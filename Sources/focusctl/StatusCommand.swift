@@ -30,10 +30,19 @@ struct StatusCommand: ParsableCommand {
             ["Waiting", "\(counts.queued ?? 0) queued, \(counts.inFlight ?? 0) in flight"],
             ["Held", "\(counts.heldFocus) for Focus, \(counts.heldSummary) for the summary"],
             ["Muted", Self.describe(status.mutes)],
+            ["Window in front", Self.describe(status.windows)],
         ]
         // Right under the downstream it is about: a daemon that cannot start.
         if let problem = downstream.problem { rows.insert(["Problem", problem], at: 4) }
         print(Table.render(rows))
+    }
+
+    /// `firefox (from sway)`, `mpv, fullscreen (from x11)`, or why it is not known.
+    static func describe(_ windows: WindowReport?) -> String {
+        guard let windows, windows.source != "off" else { return "not known" + (windows?.problem.map { ": \($0)" } ?? "") }
+        var text = windows.focused ?? "none"
+        if let fullscreen = windows.fullscreen { text += fullscreen == windows.focused ? ", fullscreen" : "; fullscreen: \(fullscreen)" }
+        return text + " (from \(windows.source))"
     }
 
     /// The apps muted now: `Slack until 14:30, Steam until Tue 09:00`, or `none`.
