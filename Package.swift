@@ -7,6 +7,13 @@ let package = Package(
     products: [
         .executable(name: "focus-bridge", targets: ["focus-bridge"]),
         .executable(name: "focusctl", targets: ["focusctl"]),
+        // The modules, for the fuzz package in Fuzz/ (it depends on this one); not a stable API.
+        .library(name: "FocusBridgeCore", targets: ["FocusBridgeCore"]),
+        .library(name: "FocusBridgeTOML", targets: ["FocusBridgeTOML"]),
+        .library(name: "FocusBridgeConfig", targets: ["FocusBridgeConfig"]),
+        .library(name: "FocusBridgeStore", targets: ["FocusBridgeStore"]),
+        .library(name: "FocusBridgeDBus", targets: ["FocusBridgeDBus"]),
+        .library(name: "FocusBridgeServer", targets: ["FocusBridgeServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
