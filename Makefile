@@ -3,7 +3,8 @@
 #   make run        install missing Debian packages, build, run focus-bridge
 #                   (on the session bus if one answers, else on a private bus
 #                   with --downstream log); extra arguments: make run ARGS='...'
-#   make test       install missing Debian packages, build, unit tests,
+#   make test       install missing Debian packages, build, unit tests, the fuzz
+#                   targets built and replayed over their committed inputs,
 #                   integration and documentation tests
 #   make release    build the optimised binaries (Swift runtime linked in)
 #   make install    build them and install binaries, man pages, bash/zsh/fish
@@ -13,6 +14,9 @@
 #   make uninstall  remove exactly what make install installed
 #   make test-sanitize  the unit and integration tests again, with the binaries built
 #                   under AddressSanitizer, then ThreadSanitizer (SANITIZERS='address')
+#   make fuzz       build the libFuzzer targets (Fuzz/) and run each FUZZ_SECONDS
+#   make fuzz-replay  build them (debug) and run them over the committed seeds and
+#                   reproducers only, as make test does
 #   make bench      build optimised, then measure the bridge against the bare bus
 #                   and against dunst used directly; prints a table and writes
 #                   bench/results.json (BENCH_ARGS='--samples 500' for a short run)
@@ -47,7 +51,7 @@ STRIP ?= strip
 PREFIX ?= $(HOME)/.local
 DESTDIR ?=
 
-.PHONY: all help deps deps-run build test run release install uninstall bench test-sanitize fuzz
+.PHONY: all help deps deps-run build test run release install uninstall bench test-sanitize fuzz fuzz-replay
 
 all: build
 
@@ -55,7 +59,7 @@ all: build
 help:
 	@echo 'make build          build the debug binaries (.build/debug), the default'
 	@echo 'make run            install missing Debian packages, build, run focus-bridge (ARGS='...')'
-	@echo 'make test           install missing Debian packages, build, run every test'
+	@echo 'make test           install missing Debian packages, build, run every test (fuzz-replay included)'
 	@echo 'make release        build the optimised, self-contained binaries (.build/release)'
 	@echo 'make install        build and install under PREFIX (default ~/.local); DESTDIR stages'
 	@echo 'make uninstall      remove exactly what make install installed (same PREFIX)'
@@ -64,6 +68,7 @@ help:
 	@echo 'make bench          measure the bridge against the bare bus and dunst (bench/results.json)'
 	@echo 'make test-sanitize  the tests again under AddressSanitizer, then ThreadSanitizer'
 	@echo 'make fuzz           the libFuzzer targets, FUZZ_SECONDS each'
+	@echo 'make fuzz-replay    build the fuzz targets (debug), run them over their committed inputs only'
 	@echo 'make help           this list'
 
 deps:
@@ -78,11 +83,20 @@ build:
 
 test: deps build
 	$(SWIFT) test
+	$(FUZZ_REPLAY)
 	$(PYTHON) -m pytest -q -p no:cacheprovider Tests/integration
 
 # libFuzzer targets (Fuzz/), each for FUZZ_SECONDS (default 60); not part of `make test`.
 fuzz: deps
 	bash scripts/fuzz.sh
+
+# The fuzz package (Fuzz/, which depends on this one) built and its targets run over the
+# committed seeds and crash reproducers, no fuzzing: part of `make test`, so the fuzz targets
+# cannot drift from the product. A debug build (less than half the CPU time of the release
+# build `make fuzz` uses) in .build-fuzz; Fuzz/README.md says what it costs.
+FUZZ_REPLAY = FUZZ_CONFIG=debug bash scripts/fuzz.sh --replay
+fuzz-replay: deps
+	$(FUZZ_REPLAY)
 
 # Each sanitizer builds in a folder of its own. Under ASan, LeakSanitizer checks every process
 # at its exit (its default), the stripped binaries test_install.py installs and runs too; GLib's

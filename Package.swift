@@ -7,6 +7,13 @@ let package = Package(
     products: [
         .executable(name: "focus-bridge", targets: ["focus-bridge"]),
         .executable(name: "focusctl", targets: ["focusctl"]),
+        // The modules, for the fuzz package in Fuzz/ (it depends on this one); not a stable API.
+        .library(name: "FocusBridgeCore", targets: ["FocusBridgeCore"]),
+        .library(name: "FocusBridgeTOML", targets: ["FocusBridgeTOML"]),
+        .library(name: "FocusBridgeConfig", targets: ["FocusBridgeConfig"]),
+        .library(name: "FocusBridgeStore", targets: ["FocusBridgeStore"]),
+        .library(name: "FocusBridgeDBus", targets: ["FocusBridgeDBus"]),
+        .library(name: "FocusBridgeServer", targets: ["FocusBridgeServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -47,9 +54,19 @@ let package = Package(
             "FocusBridgeDBus", "FocusBridgeCore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .testTarget(name: "FocusBridgeCoreTests", dependencies: ["FocusBridgeCore", "FocusBridgeConfig", "FocusBridgeStore", "FocusBridgeServer",
-                                                                .product(name: "GRDB", package: "GRDB.swift")]),
+        // The unit tests: one target per module, each depending only on what it tests (XCTest).
+        .testTarget(name: "FocusBridgeCoreTests", dependencies: ["FocusBridgeCore"]),
         // The TOML reader against the toml-test corpus (../shared/toml-test, skipped when absent).
         .testTarget(name: "FocusBridgeTOMLTests", dependencies: ["FocusBridgeTOML"]),
+        .testTarget(name: "FocusBridgeConfigTests", dependencies: ["FocusBridgeConfig", "FocusBridgeCore", "FocusBridgeTestSupport"]),
+        .testTarget(name: "FocusBridgeStoreTests", dependencies: ["FocusBridgeStore", "FocusBridgeCore",
+                                                                 .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "FocusBridgeDBusTests", dependencies: ["FocusBridgeDBus", "CGLib", "FocusBridgeTestSupport"]),
+        .testTarget(name: "FocusBridgeServerTests", dependencies: [
+            "FocusBridgeServer", "FocusBridgeConfig", "FocusBridgeCore", "FocusBridgeStore", "FocusBridgeDBus",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // What more than one test target uses: exit tests (a test part run in a child process).
+        .target(name: "FocusBridgeTestSupport", path: "Tests/FocusBridgeTestSupport"),
     ]
 )

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds FocusBridge's libFuzzer targets (the package in Fuzz/) and runs each one for a bounded
-# time. `make fuzz` runs it; it is not part of `make test`.
+# time. `make fuzz` runs it; `make test` runs `FUZZ_CONFIG=debug scripts/fuzz.sh --replay`, so the
+# fuzz package cannot drift from the product.
 #
 #   scripts/fuzz.sh                 every target
 #   scripts/fuzz.sh fuzz-config     only the targets named
@@ -13,6 +14,8 @@
 #   FUZZ_SCRATCH   build folder (default .build-fuzz, git-ignored)
 #   FUZZ_ARGS      further libFuzzer flags, e.g. FUZZ_ARGS='-fork=2 -ignore_crashes=1'
 #   FUZZ_STORE=0   leave the state database out of the Notify targets (faster)
+#   FUZZ_CONFIG    release (default: about three times the executions per second) or debug
+#                  (builds in less than half the time: what `make test` uses to build and replay)
 #
 # What grows the corpus goes to $FUZZ_SCRATCH/corpus/<target>/ (kept between runs, not
 # committed); the committed seeds in Fuzz/corpus/<target>/ are read, never written. A crash,
@@ -27,6 +30,11 @@ if ! command -v swift >/dev/null 2>&1; then export PATH=/opt/swift/usr/bin:$PATH
 
 seconds=${FUZZ_SECONDS:-60}
 scratch=${FUZZ_SCRATCH:-.build-fuzz}
+config=${FUZZ_CONFIG:-release}
+case "$config" in
+    release|debug) ;;
+    *) echo "fuzz.sh: FUZZ_CONFIG must be release or debug, not \"$config\"" >&2; exit 2 ;;
+esac
 all_targets=(fuzz-notify fuzz-notify-text fuzz-config)
 build_only=0
 replay=0
@@ -36,7 +44,7 @@ for arg in "$@"; do
         --build-only) build_only=1 ;;
         --replay) replay=1 ;;
         fuzz-notify|fuzz-notify-text|fuzz-config) targets+=("$arg") ;;
-        -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "fuzz.sh: unknown target or option \"$arg\" (targets: ${all_targets[*]})" >&2; exit 2 ;;
     esac
 done
@@ -50,10 +58,10 @@ if [ -f Package.resolved ] && [ ! -f Fuzz/Package.resolved ]; then cp Package.re
 # coverage, so libFuzzer would fuzz blind. -Xswiftc -sanitize=fuzzer,address comes last and wins;
 # --sanitize=fuzzer stays for the link (libFuzzer's main()). C (SQLite through GRDB) gets
 # coverage through -fsanitize=fuzzer-no-link. -enable-testing lets the targets
-# `@testable import FocusBridgeServer` (see Fuzz/README.md). Release: about three times the
-# executions per second of a debug build.
-echo "fuzz: building the fuzz targets in $scratch (release, libFuzzer + AddressSanitizer)"
-if swift build --package-path Fuzz --scratch-path "$scratch" -c release \
+# `@testable import FocusBridgeServer` (see Fuzz/README.md; a debug build has it anyway).
+# Release: about three times the executions per second of a debug build.
+echo "fuzz: building the fuzz targets in $scratch ($config, libFuzzer + AddressSanitizer)"
+if swift build --package-path Fuzz --scratch-path "$scratch" -c "$config" \
         --sanitize=fuzzer --sanitize=address \
         -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing \
         -Xcc -fsanitize=fuzzer-no-link,address -Xcxx -fsanitize=fuzzer-no-link,address \
@@ -63,7 +71,7 @@ else
     echo "fuzz: the build failed" >&2
     exit 2
 fi
-bin=$(swift build --package-path Fuzz --scratch-path "$scratch" -c release --show-bin-path)
+bin=$(swift build --package-path Fuzz --scratch-path "$scratch" -c "$config" --show-bin-path)
 [ $build_only = 0 ] || exit 0
 
 state=$(mktemp -d "${TMPDIR:-/tmp}/focus-bridge-fuzz.XXXXXX")

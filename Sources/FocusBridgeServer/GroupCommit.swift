@@ -17,7 +17,8 @@ final class GroupCommit {
     private struct Batch {
         var history: [HistoryEntry] = []
         var holds: [(hold: Store.Hold, fallback: () -> Void)] = []
-        var answers: [(call: MethodCall, id: UInt32)] = []
+        /// The replies to send once the batch is written.
+        var answers: [() -> Void] = []
         var ends: [End] = []
         /// Ends to note in history: many in one transaction (a Dismiss may end thousands).
         var closings: [(id: UInt32, reason: UInt32, at: Date)] = []
@@ -48,8 +49,14 @@ final class GroupCommit {
 
     /// Answers `call` with `id` once `history` (and the rest of this pass) is committed.
     func answer(_ call: MethodCall, id: UInt32, history: HistoryEntry) {
+        answer(history: history) { NotificationsInterface.reply(call, id: id) }
+    }
+
+    /// Runs `reply` once `history` (and the rest of this pass) is committed (the unit tests answer
+    /// no real D-Bus call).
+    func answer(history: HistoryEntry, reply: @escaping () -> Void) {
         pending.history.append(history)
-        pending.answers.append((call, id))
+        pending.answers.append(reply)
         schedule()
     }
 
@@ -107,7 +114,7 @@ final class GroupCommit {
         do { try store.markClosed(batch.closings); failures.succeeded("recording closings") } catch {
             failures.failed("recording closings", "cannot record closings in the state database: \(oneLine(error))")
         }
-        for (call, id) in batch.answers { NotificationsInterface.reply(call, id: id) }
+        for reply in batch.answers { reply() }
         committed(batch.ends, batch.answers.count)
     }
 }
