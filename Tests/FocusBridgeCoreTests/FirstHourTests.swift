@@ -109,7 +109,7 @@ final class FirstHourTests: XCTestCase {
         let report = FocusChangeReport(status: decoded, ended: .init(name: "work", held: 3, afterFocus: "digest"))
         let text = JSONText.encode(report)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-        XCTAssertEqual(Set(object.keys), ["version", "silent", "focus", "next-summary", "downstream", "counts", "mutes", "ended"])
+        XCTAssertEqual(Set(object.keys), ["version", "silent", "focus", "next-summary", "downstream", "counts", "mutes", "windows", "ended"])
         let ended = try XCTUnwrap(object["ended"] as? [String: Any])
         XCTAssertEqual(Set(ended.keys), ["name", "held", "after-focus"])
         XCTAssertEqual(ended["name"] as? String, "work")
