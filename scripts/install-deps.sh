@@ -39,6 +39,12 @@ packages=(
     # issue 11, daemons: a real daemon outside PATH that allows replacement, for auto mode
     # and --replace (test_auto_mode.py)
     notification-daemon
+    # issue 14, the window in front: a Wayland terminal under headless sway, an X11 window
+    # manager with a terminal, and wmctrl to make a window fullscreen (test_windows.py)
+    foot
+    openbox
+    xterm
+    wmctrl
     # docs and install
     mandoc              # man page lint
     zsh                 # the installed zsh completion scripts are loaded in a test

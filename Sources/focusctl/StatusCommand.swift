@@ -30,7 +30,7 @@ struct StatusCommand: ParsableCommand {
             ["Waiting", "\(counts.queued ?? 0) queued, \(counts.inFlight ?? 0) in flight"],
             ["Held", "\(counts.heldFocus) for Focus, \(counts.heldSummary) for the summary"],
             ["Muted", Self.describe(status.mutes)],
-            ["Window in front", Self.describe(status.windows)],
+            ["Window", Self.describe(status.windows)],
         ]
         // Right under the downstream it is about: a daemon that cannot start.
         if let problem = downstream.problem { rows.insert(["Problem", problem], at: 4) }

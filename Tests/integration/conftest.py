@@ -345,7 +345,7 @@ def session_env(bus_address, display=None, **extra):
     env = dict(os.environ)
     for k in ("DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "XDG_CURRENT_DESKTOP",
               "XDG_SESSION_DESKTOP", "DESKTOP_SESSION", "GNOME_DESKTOP_SESSION_ID",
-              "FOCUS_BRIDGE_BIN", "PYTEST_CURRENT_TEST"):
+              "FOCUS_BRIDGE_BIN", "PYTEST_CURRENT_TEST", "SWAYSOCK", "I3SOCK", "HYPRLAND_INSTANCE_SIGNATURE"):
         env.pop(k, None)
     env["DBUS_SESSION_BUS_ADDRESS"] = bus_address
     env["NO_AT_BRIDGE"] = "1"
