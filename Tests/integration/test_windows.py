@@ -163,3 +163,31 @@ def test_without_a_window_system_it_says_so(bridge, focusctl):
     assert w["source"] == "off" and "no window system" in w["problem"], w
     assert any(line.startswith("Window") and "not known: no window system" in line
                for line in fc_ok_text(focusctl, "status").splitlines())
+
+
+def test_sway_while_focused_and_a_manual_change(sway, focus_bridge, config, client, fake_daemon, focusctl, procs):
+    ipc = wait_until(lambda: sorted(sway.runtime.glob("sway-ipc.*.sock")), 10, message="sway made no IPC socket")[0]
+    config("""
+        [focus.calls]
+        while-focused = ["org.example.Call"]
+        """)
+    focus_bridge(extra_env={"SWAYSOCK": str(ipc)})
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(sway.home), "XDG_RUNTIME_DIR": str(sway.runtime),
+           "WAYLAND_DISPLAY": str(sway.socket)}
+    argv = ["foot", "--app-id", "org.example.Call", "sh", "-c", "sleep 120"]
+    if os.geteuid() == 0:
+        nobody = pwd.getpwnam("nobody")
+        argv = ["setpriv", "--reuid=%d" % nobody.pw_uid, "--regid=%d" % nobody.pw_gid, "--clear-groups", "--"] + argv
+    call = procs.spawn(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wait_until(lambda: (status(focusctl)["focus"] or {}).get("name") == "calls", 15,
+               message="while-focused did not turn the Focus on")
+    assert status(focusctl)["focus"]["reason"] == "while org.example.Call is focused"
+    # A manual change wins until the windows' condition changes.
+    fc_ok_text(focusctl, "focus", "off")
+    assert status(focusctl)["focus"] is None
+    nid = client.notify("during the call", "", app="Mail")
+    fake_daemon.wait_notify("during the call")
+    assert history_of(focusctl, nid)["decision"] == "delivered"
+    call.kill()
+    wait_until(lambda: windows(focusctl)["focused"] is None, 10, message="the closed window stayed in front")
+    assert status(focusctl)["focus"] is None
