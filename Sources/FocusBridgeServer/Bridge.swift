@@ -17,14 +17,14 @@ final class Bridge {
     let logger: Logger
     let clock: Clock
     private let ids: IDSource
-    private let commit: GroupCommit
+    let commit: GroupCommit
     let held: HeldRegistry
     /// The person's choices per app and the mutes.
     let preferences: AppPreferences
-    private let forwarder: Forwarder
-    private let collapses = FloodCollapse()
-    private let signals: NotificationSignals
-    private var recent = DuplicateTracker()
+    let forwarder: Forwarder
+    let collapses = FloodCollapse()
+    let signals: NotificationSignals
+    var recent = DuplicateTracker()
     /// Per-app rate limits (their "N more from App" notifications are `collapses`).
     private var flood: FloodGate
     private(set) var received = 0
@@ -219,79 +219,4 @@ final class Bridge {
     func closeOnDaemon(_ id: UInt32) { forwarder.closeNow(id) }
 
     func record(_ entry: HistoryEntry) { commit.record(entry) }
-
-    // MARK: Ends
-
-    /// Tells every holder that its notification closed, and forgets it.
-    func notificationClosed(_ id: UInt32, reason: CloseReason) {
-        recent.closed(id)
-        guard let entry = forwarder.forget(id) else { return }
-        // One of the bridge's own: what it stood for ends with it, for the same reason.
-        if entry.connections.contains(bus.uniqueName) { endMembers(of: id, reason: reason) }
-        ended(id, reason: reason, holders: entry.holders)
-    }
-
-    /// Ends what the bridge's own notification `id` stood for: the held notifications of a
-    /// digest (but those a Show All is replaying) and the notifications a "more from" counted.
-    private func endMembers(of id: UInt32, reason: CloseReason) {
-        preferences.questionEnded(id)
-        let items = held.members(ofDigest: id)
-        held.release(items.map(\.id))
-        for item in items { ended(item.id, reason: reason, holders: item.holders) }
-        collapses.ended(id)
-        for member in forwarder.table.collapsed(into: id) {
-            forwarder.forget(member.id)
-            ended(member.id, reason: reason, holders: member.holders)
-        }
-    }
-
-    /// The one end of an ID's life: `NotificationClosed` to each holder, noted in history.
-    func ended(_ id: UInt32, reason: CloseReason, holders: [Caller]) {
-        signals.closed(id, reason: reason, to: holders)
-        commit.noteClosed(id, reason: reason, at: clock.now)
-    }
-
-    /// Tells the holders the table gave up (it stays bounded) that their notifications ended.
-    private func release(_ released: [NotificationTable.Release]) {
-        for item in released { ended(item.id, reason: .undefined, holders: item.holders) }
-    }
-}
-
-extension Bridge: DownstreamEvents {
-    func downstreamChanged() { stateChanged() }
-
-    func downstreamReady() {
-        forwarder.pump()
-        stateChanged()
-    }
-
-    func downstreamGone() {
-        let shown = forwarder.daemonGone()
-        // The bridge's own notifications vanished with the daemon: digests' items wait again;
-        // what a "more from" notification counted ends with it.
-        let ownIDs = Set(shown.filter { $0.connections.contains(bus.uniqueName) }.map(\.id))
-        held.digestsGone(ownIDs)
-        for id in ownIDs.sorted() { endMembers(of: id, reason: .undefined) }
-        stateChanged()
-        guard !shown.isEmpty else { return }
-        logger.warning("the daemon went away; \(shown.count) notification(s) it showed are reported closed")
-        for entry in shown {
-            recent.closed(entry.id)
-            ended(entry.id, reason: .undefined, holders: entry.holders)
-        }
-    }
-
-    func downstreamSignal(_ signal: DaemonSignal) {
-        guard let entry = forwarder.entry(forDaemonID: signal.daemonID) else { return }
-        switch signal {
-        case .closed(_, let reason):
-            notificationClosed(entry.id, reason: reason)
-        case .actionInvoked(_, let key):
-            if let quick = QuickAction.action(forKey: key) { return quickAction(quick, on: entry) }
-            if entry.connections.contains(bus.uniqueName) { return ownAction(entry.id, key: key) }
-            signals.actionInvoked(entry.id, key: entry.clientKey(for: key), to: entry.connections)
-        case .passOn(let member, _, let text):
-            signals.passOn(member, entry.id, text: text, to: entry.connections)
-        }
-    }
 }

@@ -1,0 +1,43 @@
+import FocusBridgeCore
+import FocusBridgeDBus
+
+/// What the daemon tells the bridge: it came or went, and its signals, sent back to the holders
+/// of the bridge's IDs (docs/ARCHITECTURE.md, "Back").
+extension Bridge: DownstreamEvents {
+    func downstreamChanged() { stateChanged() }
+
+    func downstreamReady() {
+        forwarder.pump()
+        stateChanged()
+    }
+
+    func downstreamGone() {
+        let shown = forwarder.daemonGone()
+        // The bridge's own notifications vanished with the daemon: digests' items wait again;
+        // what a "more from" notification counted ends with it.
+        let ownIDs = Set(shown.filter { $0.connections.contains(bus.uniqueName) }.map(\.id))
+        held.digestsGone(ownIDs)
+        for id in ownIDs.sorted() { endMembers(of: id, reason: .undefined) }
+        stateChanged()
+        guard !shown.isEmpty else { return }
+        logger.warning("the daemon went away; \(shown.count) notification(s) it showed are reported closed")
+        for entry in shown {
+            recent.closed(entry.id)
+            ended(entry.id, reason: .undefined, holders: entry.holders)
+        }
+    }
+
+    func downstreamSignal(_ signal: DaemonSignal) {
+        guard let entry = forwarder.entry(forDaemonID: signal.daemonID) else { return }
+        switch signal {
+        case .closed(_, let reason):
+            notificationClosed(entry.id, reason: reason)
+        case .actionInvoked(_, let key):
+            if let quick = QuickAction.action(forKey: key) { return quickAction(quick, on: entry) }
+            if entry.connections.contains(bus.uniqueName) { return ownAction(entry.id, key: key) }
+            signals.actionInvoked(entry.id, key: entry.clientKey(for: key), to: entry.connections)
+        case .passOn(let member, _, let text):
+            signals.passOn(member, entry.id, text: text, to: entry.connections)
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import FocusBridgeCore
+import FocusBridgeDBus
+
+/// The one end of each ID's life (focus-bridge(1), BEHAVIOUR): `NotificationClosed` to every
+/// holder, once, noted in history — also for what the bridge's own notifications stood for.
+extension Bridge {
+    /// Tells every holder that its notification closed, and forgets it.
+    func notificationClosed(_ id: UInt32, reason: CloseReason) {
+        recent.closed(id)
+        guard let entry = forwarder.forget(id) else { return }
+        // One of the bridge's own: what it stood for ends with it, for the same reason.
+        if entry.connections.contains(bus.uniqueName) { endMembers(of: id, reason: reason) }
+        ended(id, reason: reason, holders: entry.holders)
+    }
+
+    /// Ends what the bridge's own notification `id` stood for: the held notifications of a
+    /// digest (but those a Show All is replaying) and the notifications a "more from" counted.
+    func endMembers(of id: UInt32, reason: CloseReason) {
+        preferences.questionEnded(id)
+        let items = held.members(ofDigest: id)
+        held.release(items.map(\.id))
+        for item in items { ended(item.id, reason: reason, holders: item.holders) }
+        collapses.ended(id)
+        for member in forwarder.table.collapsed(into: id) {
+            forwarder.forget(member.id)
+            ended(member.id, reason: reason, holders: member.holders)
+        }
+    }
+
+    /// The one end of an ID's life: `NotificationClosed` to each holder, noted in history.
+    func ended(_ id: UInt32, reason: CloseReason, holders: [Caller]) {
+        signals.closed(id, reason: reason, to: holders)
+        commit.noteClosed(id, reason: reason, at: clock.now)
+    }
+
+    /// Tells the holders the table gave up (it stays bounded) that their notifications ended.
+    func release(_ released: [NotificationTable.Release]) {
+        for item in released { ended(item.id, reason: .undefined, holders: item.holders) }
+    }
+}
