@@ -7,7 +7,7 @@ import textwrap
 
 from gi.repository import GLib
 
-from conftest import PYTHON, run, session_env
+from support.processes import PYTHON, run, session_env
 
 TEST_TIMEOUT = 30
 

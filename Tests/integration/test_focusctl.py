@@ -7,9 +7,11 @@ import subprocess
 from datetime import datetime
 from pathlib import Path
 
-from conftest import FOCUSCTL_BIN, session_env, wait_connected, wait_until
-from focus_support import config, focus_bridge, marker  # noqa: F401  (fixtures)
-from focus_support import assert_not_forwarded, byte, decisions, far_time, fc_ok
+from support.bridge import wait_connected
+from support.focus import assert_not_forwarded, byte, far_time
+from support.focusctl import decisions, fc_ok
+from support.processes import FOCUSCTL_BIN, session_env
+from support.waiting import wait_until
 
 TEST_TIMEOUT = 30
 

@@ -16,7 +16,9 @@ import textwrap
 import pytest
 from gi.repository import GLib
 
-from conftest import NOTIF_NAME, PYTHON, LineReader, wait_for_name
+from support.buses import NOTIFICATIONS_XML, wait_for_name
+from support.names import NOTIF_NAME
+from support.processes import PYTHON, LineReader
 
 SWAYNC = "org.erikreider.swaync.cc"
 SWAYNC_PATH = "/org/erikreider/swaync/cc"
@@ -31,18 +33,7 @@ FAKE_SWAYNC = textwrap.dedent('''
     gi.require_version("Gio", "2.0")
     from gi.repository import Gio, GLib
 
-    NOTIF = """<node><interface name="org.freedesktop.Notifications">
-      <method name="Notify"><arg direction="in" type="s"/><arg direction="in" type="u"/>
-        <arg direction="in" type="s"/><arg direction="in" type="s"/><arg direction="in" type="s"/>
-        <arg direction="in" type="as"/><arg direction="in" type="a{sv}"/><arg direction="in" type="i"/>
-        <arg direction="out" type="u"/></method>
-      <method name="CloseNotification"><arg direction="in" type="u"/></method>
-      <method name="GetCapabilities"><arg direction="out" type="as"/></method>
-      <method name="GetServerInformation"><arg direction="out" type="s"/><arg direction="out" type="s"/>
-        <arg direction="out" type="s"/><arg direction="out" type="s"/></method>
-      <signal name="NotificationClosed"><arg type="u"/><arg type="u"/></signal>
-      <signal name="ActionInvoked"><arg type="u"/><arg type="s"/></signal>
-    </interface></node>"""
+    NOTIF = open(sys.argv[2]).read()  # dbus/org.freedesktop.Notifications.xml
     CC = """<node><interface name="org.erikreider.swaync.cc">
       <method name="GetDnd"><arg direction="out" type="b"/></method>
       <method name="SetDnd"><arg direction="in" type="b"/></method>
@@ -118,7 +109,7 @@ def fake_swaync(daemon_bus, procs, tmp_path):
     script = tmp_path / "fake_swaync.py"
     script.write_text(FAKE_SWAYNC)
     log = tmp_path / "fake-swaync.log"
-    proc = procs.spawn([PYTHON, str(script), daemon_bus.address], stdout=subprocess.PIPE, stderr=open(log, "ab"))
+    proc = procs.spawn([PYTHON, str(script), daemon_bus.address, str(NOTIFICATIONS_XML)], stdout=subprocess.PIPE, stderr=open(log, "ab"))
     out = LineReader(proc.stdout)
     line = out.wait_for(lambda l: l.startswith(("READY", "NAME-TAKEN")), 15)
     if not line or not line.startswith("READY"):

@@ -4,8 +4,12 @@ Notify slow or fail, and nothing accepted is lost. Startup name conflicts."""
 import subprocess
 from types import SimpleNamespace
 
-from conftest import (BUS_CONFIG, CAPS_BEFORE_DAEMON, CONTROL_NAME, NOTIF_NAME, FakeDaemon, LineReader, pump_until,
-                      wait_connected, wait_for_name, wait_until)
+from support.bridge import CAPS_BEFORE_DAEMON, wait_connected
+from support.buses import bus_config, wait_for_name
+from support.fakes import FakeDaemon
+from support.names import CONTROL_NAME, NOTIF_NAME
+from support.processes import LineReader
+from support.waiting import pump_until, wait_until
 
 TEST_TIMEOUT = 30
 
@@ -161,7 +165,7 @@ def start_bus_at(config, procs):
 def test_address_mode_outlives_the_daemons_bus_and_reconnects(bridge_factory, procs, tmp_path, client, request):
     socket = tmp_path / "daemon-bus-socket"
     config = tmp_path / "fixed-bus.conf"
-    config.write_text(BUS_CONFIG.replace("<listen>unix:tmpdir=/tmp</listen>", "<listen>unix:path=%s</listen>" % socket))
+    config.write_text(bus_config(listen="unix:path=%s" % socket))
     address = "unix:path=%s" % socket
     bus_proc = start_bus_at(config, procs)
     bus = SimpleNamespace(address=address)

@@ -30,9 +30,12 @@ from pathlib import Path
 import pytest
 from gi.repository import Gio, GLib
 
-from conftest import BRIDGE_BIN, FOCUSCTL_BIN, PYTHON, LineReader, PrivateBus, connect, pump_until, require_binary, run, \
-    session_env, wait_connected, wait_for_name, wait_until
-from fault_support import SPAWN_FAKE, SpawnedFakes, private_bus_address, run_as_nobody
+from support.bridge import private_bus_address, wait_connected
+from support.buses import PrivateBus, bus_config, connect, wait_for_name
+from support.fakes import SPAWN_FAKE, SpawnedFakes
+from support.processes import (BRIDGE_BIN, FOCUSCTL_BIN, PYTHON, LineReader, require_binary, run,
+                               run_as_nobody, session_env)
+from support.waiting import pump_until, wait_until
 
 SERVICE = "org.example.SessionService"
 SERVICE_PATH = "/org/example/SessionService"
@@ -343,25 +346,12 @@ SCHEMA = """<schemalist>
 """
 
 
-class _EnvProcs:
-    """Procs that start everything with `env` (the session bus and what it activates)."""
-
-    def __init__(self, procs, env):
-        self.procs = procs
-        self.env = env
-
-    def spawn(self, argv, **kw):
-        kw.setdefault("env", self.env)
-        return self.procs.spawn(argv, **kw)
-
-
 @pytest.fixture
 def session_with_services(tmp_path, procs):
     """The test's session bus with a service folder holding only the activation files of dconf,
     the accessibility bus, xfconf and the fake session service, and the folders of a session (HOME,
     XDG_CONFIG_HOME as the bridge's, XDG_RUNTIME_DIR). Whatever it activated is killed at
     teardown (found by a marker in its environment)."""
-    import conftest
     services = tmp_path / "services"
     services.mkdir()
     for name in ("ca.desrt.dconf.service", "org.a11y.Bus.service", "org.xfce.Xfconf.service"):
@@ -380,15 +370,8 @@ def session_with_services(tmp_path, procs):
     env = dict(os.environ, FOCUS_RELAY_TEST=marker, **{k: str(v) for k, v in folders.items()})
     for key in ("DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "AT_SPI_BUS_ADDRESS", "NO_AT_BRIDGE"):
         env.pop(key, None)
-    saved = conftest.BUS_CONFIG
-    conftest.BUS_CONFIG = saved.replace(
-        "<!-- deliberately no <servicedir>: nothing is ever auto-activated on this bus -->",
-        "<servicedir>%s</servicedir>" % services)
-    assert conftest.BUS_CONFIG != saved
-    try:
-        b = PrivateBus(tmp_path, "session-with-services", _EnvProcs(procs, env))
-    finally:
-        conftest.BUS_CONFIG = saved
+    # the bus and what it activates run with `env`
+    b = PrivateBus(tmp_path, "session-with-services", procs, config=bus_config(service_dirs=[services]), env=env)
     b.env_for_clients = {k: str(v) for k, v in folders.items() if k != "XDG_CONFIG_HOME"}
     b.client_env = dict(env, DBUS_SESSION_BUS_ADDRESS=b.address, GSETTINGS_BACKEND="dconf")
     yield b
@@ -581,7 +564,6 @@ def test_swaync_do_not_disturb_reaches_the_sessions_dconf(tmp_path):
     require_binary(BRIDGE_BIN, "focus-bridge")
     import pwd
     import tempfile
-    import conftest
     if os.geteuid() != 0:
         pytest.skip("not root: cannot run the session as nobody")
     nobody = pwd.getpwnam("nobody")
@@ -593,9 +575,7 @@ def test_swaync_do_not_disturb_reaches_the_sessions_dconf(tmp_path):
         for name in ("ca.desrt.dconf.service", "org.a11y.Bus.service"):
             if (Path("/usr/share/dbus-1/services") / name).exists():
                 shutil.copy(Path("/usr/share/dbus-1/services") / name, top / "services")
-        (top / "bus.conf").write_text(conftest.BUS_CONFIG.replace(
-            "<!-- deliberately no <servicedir>: nothing is ever auto-activated on this bus -->",
-            "<servicedir>%s/services</servicedir>" % top))
+        (top / "bus.conf").write_text(bus_config(service_dirs=[top / "services"]))
         (top / "config/focus-bridge/config.toml").write_text(
             '[downstream]\npassthrough-names = ["org.erikreider.swaync.cc"]\n')
         (top / "sway.conf").write_text("output HEADLESS-1 resolution 640x480 bg #203040 solid_color\n")
