@@ -23,7 +23,6 @@ import re
 import shutil
 import signal
 import subprocess
-import textwrap
 import time
 from pathlib import Path
 
@@ -32,8 +31,9 @@ from gi.repository import Gio, GLib
 
 from support.bridge import private_bus_address, wait_connected
 from support.buses import PrivateBus, bus_config, connect, wait_for_name
+from support.config_files import write_config
 from support.fakes import SPAWN_FAKE, SpawnedFakes
-from support.processes import (BRIDGE_BIN, FOCUSCTL_BIN, PYTHON, LineReader, require_binary, run,
+from support.processes import (BRIDGE_BIN, FOCUSCTL_BIN, PYTHON, SUPPORT, LineReader, require_binary, run,
                                run_as_nobody, session_env)
 from support.waiting import pump_until, wait_until
 
@@ -41,91 +41,13 @@ SERVICE = "org.example.SessionService"
 SERVICE_PATH = "/org/example/SessionService"
 SERVICE_IFACE = "org.example.SessionService"
 UNLISTED = "org.example.Unlisted"
+FAKE_SESSION_SERVICE = str(SUPPORT / "fake_session_service.py")
 
-FAKE_SERVICE = textwrap.dedent('''
-    """A session service: answers, refuses, holds calls until released, emits signals.
-    Owns the names given after the address; prints READY when it has them."""
-    import sys
-    import gi
-    gi.require_version("Gio", "2.0")
-    from gi.repository import Gio, GLib
-
-    XML = """<node><interface name="org.example.SessionService">
-      <method name="Echo"><arg direction="in" type="s"/><arg direction="out" type="s"/></method>
-      <method name="Fail"><arg direction="in" type="s"/></method>
-      <method name="Caller"><arg direction="out" type="s"/></method>
-      <method name="Emit"><arg direction="in" type="s"/></method>
-      <method name="Hold"><arg direction="out" type="s"/></method>
-      <method name="Release"><arg direction="out" type="u"/></method>
-      <method name="Held"><arg direction="out" type="u"/></method>
-      <method name="ReadFd"><arg direction="in" type="h"/><arg direction="out" type="s"/></method>
-      <signal name="Changed"><arg type="s"/></signal>
-      <property name="Mood" type="s" access="read"/>
-    </interface></node>"""
-
-    address = sys.argv[1] if len(sys.argv) > 1 and sys.argv[1] != "-" else None
-    conn = (Gio.DBusConnection.new_for_address_sync(
-        address, Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT
-        | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)
-        if address else Gio.bus_get_sync(Gio.BusType.STARTER, None))
-    held = []
-
-    def on_call(c, sender, path, iface, method, params, inv):
-        if method == "Echo":
-            inv.return_value(GLib.Variant("(s)", ("session%s:%s" % (path[len("/org/example/SessionService"):],
-                                                                    params.unpack()[0]),)))
-        elif method == "Fail":
-            inv.return_dbus_error("org.example.SessionService.Error.Refused", "refused: " + params.unpack()[0])
-        elif method == "Caller":
-            inv.return_value(GLib.Variant("(s)", (sender,)))
-        elif method == "Emit":
-            conn.emit_signal(None, path, "org.example.SessionService", "Changed",
-                             GLib.Variant("(s)", (params.unpack()[0],)))
-            inv.return_value(None)
-        elif method == "Hold":
-            held.append(inv)
-        elif method == "ReadFd":
-            import os
-            fd = inv.get_message().get_unix_fd_list().get(params.unpack()[0])
-            with os.fdopen(fd) as f:
-                inv.return_value(GLib.Variant("(s)", (f.read(),)))
-        elif method == "Held":
-            inv.return_value(GLib.Variant("(u)", (len(held),)))
-        elif method == "Release":
-            n = len(held)
-            for h in held:
-                h.return_value(GLib.Variant("(s)", ("released",)))
-            del held[:]
-            inv.return_value(GLib.Variant("(u)", (n,)))
-
-    def get_property(c, sender, path, iface, prop):
-        return GLib.Variant("s", "calm")
-
-    info = Gio.DBusNodeInfo.new_for_xml(XML).interfaces[0]
-    for path in ("/org/example/SessionService", "/org/example/SessionService/sub"):
-        conn.register_object(path, info, on_call, get_property, None)
-    for name in sys.argv[2:]:
-        r = conn.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                           "RequestName", GLib.Variant("(su)", (name, 4)), GLib.VariantType("(u)"),
-                           Gio.DBusCallFlags.NONE, 5000, None).unpack()[0]
-        assert r == 1, (name, r)
-    print("READY", conn.get_unique_name(), flush=True)
-    GLib.MainLoop().run()
-''')
 
 
 # --------------------------------------------------------------------------- helpers
-def write_config(tmp_path, text):
-    cfg = tmp_path / "config" / "focus-bridge" / "config.toml"
-    cfg.parent.mkdir(parents=True, exist_ok=True)
-    cfg.write_text(text)
-    return cfg
-
-
 def start_service(procs, tmp_path, address, *names):
-    script = tmp_path / "session_service.py"
-    script.write_text(FAKE_SERVICE)
-    proc = procs.spawn([PYTHON, str(script), address, *names], stdout=subprocess.PIPE,
+    proc = procs.spawn([PYTHON, FAKE_SESSION_SERVICE, address, *names], stdout=subprocess.PIPE,
                        stderr=open(tmp_path / "session-service.log", "ab"))
     line = LineReader(proc.stdout).wait_for(lambda l: l.startswith("READY"), 10)
     assert line, "the fake session service did not start: %s" % (tmp_path / "session-service.log").read_text()
@@ -358,10 +280,8 @@ def session_with_services(tmp_path, procs):
         source = Path("/usr/share/dbus-1/services") / name
         if source.exists():
             shutil.copy(source, services / name)
-    script = tmp_path / "session_service.py"
-    script.write_text(FAKE_SERVICE)
     (services / ("%s.service" % SERVICE)).write_text(
-        "[D-BUS Service]\nName=%s\nExec=%s %s - %s\n" % (SERVICE, PYTHON, script, SERVICE))
+        "[D-BUS Service]\nName=%s\nExec=%s %s - %s\n" % (SERVICE, PYTHON, FAKE_SESSION_SERVICE, SERVICE))
     folders = {"HOME": tmp_path / "home", "XDG_CONFIG_HOME": tmp_path / "config",
                "XDG_RUNTIME_DIR": tmp_path / "run", "XDG_CACHE_HOME": tmp_path / "cache"}
     for folder in folders.values():

@@ -27,7 +27,6 @@ from support.waiting import pump_until
 
 DBUS_DIR = REPO / "dbus"
 PRIVATE_BUS_CONFIG_FILE = DBUS_DIR / "focus-bridge-private-bus.conf"
-NOTIFICATIONS_XML = DBUS_DIR / "org.freedesktop.Notifications.xml"   # the standard interface, as served
 
 # Where Debian keeps the session bus's activation files (copied from, never used as a servicedir).
 SERVICE_DIRS = [Path("/usr/share/dbus-1/services"), Path("/usr/local/share/dbus-1/services")]
