@@ -9,7 +9,7 @@ from pathlib import Path
 
 from support.bridge import wait_connected
 from support.focus import assert_not_forwarded, byte, far_time
-from support.focusctl import decisions, fc_ok
+from support.focusctl import decisions, fc_json, fc_ok
 from support.processes import FOCUSCTL_BIN, session_env
 from support.waiting import wait_until
 
@@ -17,12 +17,6 @@ TEST_TIMEOUT = 30
 
 COUNT_KEYS = {"received", "delivered", "queued", "in-flight", "held-focus", "held-summary"}
 ENTRY_KEYS = {"id", "app", "summary", "body", "level", "decision", "received", "closed", "close-reason"}
-
-
-def fc_json(focusctl, *args):
-    r = focusctl(*args)
-    assert r.returncode == 0, "focusctl %s: exit %d, %s" % (" ".join(args), r.returncode, r.stderr)
-    return json.loads(r.stdout)
 
 
 def test_status_json(bridge, fake_daemon, client, focusctl):
