@@ -151,6 +151,8 @@ final class TableReader {
                 note(table, "rate-limit-seconds", "`rate-limit-seconds` must be from 1 to 86400 (a day)")
             }
         }
+        if let flag = bool(table, "explain-time-sensitive") { settings.explainTimeSensitive = flag }
+        if let actions = quickActions(table) { settings.quickActions = actions }
         return settings
     }
 
@@ -167,7 +169,33 @@ final class TableReader {
         if let text = string(table, "previews"), let previews = choice(text, table, "previews", PreviewMode.self) {
             rule.previews = previews
         }
+        if let flag = bool(table, "marketing") { rule.marketing = flag }
+        rule.quickActions = quickActions(table)
+        // Where each setting comes from, for `focusctl apps`.
+        for entry in table.entries where Schema.appKeys.contains(entry.key) {
+            rule.origins[entry.key] = .config(line: entry.valuePosition.line)
+        }
         return rule
+    }
+
+    /// `quick-actions`: names of `QuickAction`s, each once.
+    private func quickActions(_ table: TOMLTable) -> [QuickAction]? {
+        guard let names = stringElements(table, "quick-actions") else { return nil }
+        var actions: [QuickAction] = []
+        var good = true
+        for name in names {
+            guard let action = QuickAction(rawValue: name.text) else {
+                let options = QuickAction.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+                var message = "`quick-actions` takes \(options), not \"\(name.text)\""
+                if let near = ClosestName.to(name.text, among: QuickAction.allCases.map(\.rawValue)) { message += "; did you mean \"\(near)\"?" }
+                note(name.position, message)
+                good = false
+                continue
+            }
+            if actions.contains(action) { note(name.position, "`quick-actions` names \"\(name.text)\" twice") }
+            actions.append(action)
+        }
+        return good ? actions : nil
     }
 
     private func focus(_ name: String, _ table: TOMLTable) -> FocusProfile {

@@ -34,6 +34,8 @@ public enum ActionNormaliser {
                 trace.append("actions: pair with an empty key dropped")
             } else if pair.label.isEmpty && pair.key != "default" && pair.key != "inline-reply" {
                 trace.append("actions: \"\(pair.key)\" has no label; dropped")
+            } else if pair.key.hasPrefix(QuickAction.keyPrefix) {
+                trace.append("actions: \"\(pair.key)\" is a key of the bridge's own quick actions; dropped")
             } else if !seen.insert(pair.key).inserted {
                 trace.append("actions: repeated key \"\(pair.key)\" dropped")
             } else {

@@ -40,11 +40,18 @@ public struct PolicyContext: Sendable {
     public var flood: FloodGate
     /// How many buttons the daemon shows at most, when it is known to show fewer than four.
     public var daemonButtonLimit: Int?
+    /// The daemon runs a notification's only action on a click (dunst).
+    public var clickRunsSoleAction = false
+    /// The person's run-time choices per app (they win over the file's `[apps]`).
+    public var choices: AppChoices
+    /// The apps muted now.
+    public var mutes: MuteList
 
     public init(settings: PolicySettings = PolicySettings(), now: Date = Date(), silent: Bool = false,
                 screenLocked: Bool = false, capabilities: [String] = ["actions", "body"],
                 activeFocus: FocusProfile? = nil, recent: DuplicateTracker = DuplicateTracker(),
-                flood: FloodGate = FloodGate(limit: 0), daemonButtonLimit: Int? = nil) {
+                flood: FloodGate = FloodGate(limit: 0), daemonButtonLimit: Int? = nil,
+                choices: AppChoices = AppChoices(), mutes: MuteList = MuteList(), clickRunsSoleAction: Bool = false) {
         self.settings = settings
         self.now = now
         self.silent = silent
@@ -54,6 +61,14 @@ public struct PolicyContext: Sendable {
         self.recent = recent
         self.flood = flood
         self.daemonButtonLimit = daemonButtonLimit
+        self.choices = choices
+        self.mutes = mutes
+        self.clickRunsSoleAction = clickRunsSoleAction
+    }
+
+    /// The app's rule: the file's `[apps]` table with the person's choices put in.
+    public func rule(forApp key: String) -> (rule: AppRule, trace: [String]) {
+        choices.apply(to: settings.rule(forApp: key), app: key)
     }
 }
 
@@ -62,14 +77,17 @@ public struct PolicyContext: Sendable {
 public enum Policy {
     public static func decide(_ notification: NotificationRequest, app: AppIdentity, context: PolicyContext) -> Decision {
         let settings = context.settings
-        let rule = settings.rule(forApp: app.key)
+        let (rule, choices) = context.rule(forApp: app.key)
         var trace = ["app: \(app.key) (from the \(app.source.rawValue))"
                      + (settings.hasRule(forApp: app.key) ? "; [apps.\"\(app.key)\"] applies" : "; no [apps] rule")]
+        trace += choices
+        let marketing = Marketing.isMarketing(notification)
         let (shown, communication) = show(notification, app: app, rule: rule, context: context,
-                                          focusPreviews: context.activeFocus?.previews, trace: &trace)
+                                          focusPreviews: context.activeFocus?.previews, marketing: marketing,
+                                          quickActions: rule.quickActions ?? settings.general.quickActions, trace: &trace)
         var replaces: UInt32?
         let outcome = delivery(notification, app: app, rule: rule, level: shown.level, communication: communication,
-                               context: context, replaces: &replaces, trace: &trace)
+                               marketing: marketing, context: context, replaces: &replaces, trace: &trace)
         return Decision(app: app, level: shown.level, outcome: outcome, communication: communication,
                         actions: shown.actions, presentation: shown.presentation, replaces: replaces, trace: trace)
     }
@@ -79,25 +97,33 @@ public enum Policy {
     /// Focus's previews apply: what a Focus held is shown once it is over or asked for.
     public static func present(_ notification: NotificationRequest, app: AppIdentity, context: PolicyContext) -> Shown {
         var trace: [String] = []
-        return show(notification, app: app, rule: context.settings.rule(forApp: app.key), context: context,
-                    focusPreviews: nil, trace: &trace).shown
+        return show(notification, app: app, rule: context.rule(forApp: app.key).rule, context: context,
+                    focusPreviews: nil, marketing: Marketing.isMarketing(notification), quickActions: [], trace: &trace).shown
     }
 
     /// Level (§2), actions (§4) and presentation, in the order the trace tells them.
     private static func show(_ notification: NotificationRequest, app: AppIdentity, rule: AppRule, context: PolicyContext,
-                             focusPreviews: PreviewMode?, trace: inout [String]) -> (shown: Shown, communication: Communication?) {
+                             focusPreviews: PreviewMode?, marketing: Bool, quickActions: [QuickAction],
+                             trace: inout [String]) -> (shown: Shown, communication: Communication?) {
         let settings = context.settings
-        let (level, levelTrace) = LevelResolver.resolve(notification, rule: rule)
+        var (level, levelTrace) = LevelResolver.resolve(notification, rule: rule)
         trace += levelTrace
+        if marketing && level != .passive {
+            level = .passive
+            trace.append("level: passive (a marketing notification is never more)")
+        }
         let communication = Communication.detect(notification, rule: rule)
         if let communication { trace.append("communication: from \(communication.person)") }
 
-        let actions = ActionNormaliser.normalise(notification.actions,
+        var actions = ActionNormaliser.normalise(notification.actions,
                                                  destructiveKeys: notification.hints[ActionNormaliser.destructiveHint].flatMap {
                                                      if case .strings(let keys) = $0 { keys } else { nil }
                                                  } ?? [],
                                                  settings: settings.general, daemonLimit: context.daemonButtonLimit)
         trace += actions.trace
+        if context.capabilities.contains("actions") && !quickActions.isEmpty {
+            addQuickActions(quickActions, to: &actions, level: level, context: context, trace: &trace)
+        }
 
         var previews = rule.previews ?? settings.general.previews
         if let focusPreviews { previews = previews.stricter(focusPreviews) }
@@ -107,6 +133,24 @@ public enum Policy {
                                              silent: context.silent, capabilities: context.capabilities)
         trace += presentation.trace
         return (Shown(app: app, level: level, actions: actions, presentation: presentation), communication)
+    }
+
+    /// Puts the quick actions that fit after the app's own buttons (before an inline reply).
+    private static func addQuickActions(_ wanted: [QuickAction], to actions: inout ActionNormaliser.Result,
+                                        level: InterruptionLevel, context: PolicyContext, trace: inout [String]) {
+        let general = context.settings.general
+        let limit = min(max(general.maxActions, 0), ActionNormaliser.buttonLimit, context.daemonButtonLimit ?? ActionNormaliser.buttonLimit)
+        let buttons = actions.actions.filter { $0.key != "default" && $0.key != "inline-reply" }.count
+        if context.clickRunsSoleAction && buttons < 2 && !actions.actions.contains(where: { $0.key == "default" }) {
+            trace.append("actions: no quick actions (the daemon runs a notification's only action on a click; "
+                         + "one added would change what the click does)")
+            return
+        }
+        let quick = QuickAction.fitting(wanted, level: level, buttons: buttons, limit: limit, trace: &trace)
+        guard !quick.isEmpty else { return }
+        let pairs = quick.map { ActionPair(key: $0.key, label: $0.label) }
+        let reply = actions.actions.firstIndex { $0.key == "inline-reply" } ?? actions.actions.endIndex
+        actions.actions.insert(contentsOf: pairs, at: reply)
     }
 
     /// Whether a replayed held notification counts toward its app's rate limit: as a new one
@@ -120,10 +164,23 @@ public enum Policy {
 
     /// The delivery rules of §3, in order: off, duplicate, summary, Focus, deliver.
     private static func delivery(_ notification: NotificationRequest, app: AppIdentity, rule: AppRule,
-                                 level: InterruptionLevel, communication: Communication?, context: PolicyContext,
-                                 replaces: inout UInt32?, trace: inout [String]) -> DeliveryOutcome {
+                                 level: InterruptionLevel, communication: Communication?, marketing: Bool,
+                                 context: PolicyContext, replaces: inout UInt32?, trace: inout [String]) -> DeliveryOutcome {
         if rule.delivery == .off {
             trace.append("delivery: dropped (the app's delivery is off)")
+            return .dropped
+        }
+        if let until = context.mutes.mutedUntil(app.key, at: context.now) {
+            if level == .critical {
+                trace.append("mute: \(app.key) is muted until \(Timestamp.string(until)), but critical breaks through")
+            } else {
+                trace.append("delivery: muted (\(app.key) is muted until \(Timestamp.string(until)); `focusctl unmute \(app.key)` ends it)")
+                return .muted
+            }
+        }
+        if marketing && !rule.marketing {
+            trace.append("delivery: dropped (a marketing notification, and \(app.key) is not allowed marketing: "
+                         + "`marketing = true` in its [apps] table, or `focusctl app \(app.key) marketing on`)")
             return .dropped
         }
         let window = TimeInterval(context.settings.general.coalesceSeconds)
@@ -132,6 +189,16 @@ public enum Policy {
             replaces = original
             trace.append("delivery: coalesced (the same as notification \(original), still open, less than \(Int(min(window, 1e9))) s ago)")
             return .coalesced
+        }
+        if marketing {
+            if !context.settings.summaryTimes.isEmpty {
+                trace.append("delivery: held-summary (marketing waits for the scheduled summary)")
+                return .heldSummary
+            }
+            if let focus = context.activeFocus {
+                trace.append("delivery: held-focus (marketing never breaks through a Focus; \(focus.name) is on)")
+                return .heldFocus
+            }
         }
         if rule.delivery == .summary {
             if context.settings.summaryTimes.isEmpty {

@@ -7,4 +7,6 @@ public enum DeliveryOutcome: String, CaseIterable, Codable, Sendable {
     /// Over the app's rate limit: counted in its "N more from App" notification instead.
     case collapsed
     case dropped
+    /// The app is muted (`focusctl mute`): recorded, never shown, its ID ended at once.
+    case muted
 }

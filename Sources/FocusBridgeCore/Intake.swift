@@ -80,7 +80,7 @@ public struct Intake: Equatable, Sendable {
         switch decision.outcome {
         case .heldSummary: step = .hold(.summary)
         case .heldFocus: step = .hold(.focus(focusName ?? ""))
-        case .dropped: step = .drop(endsAtOnce: !replacesShown)
+        case .dropped, .muted: step = .drop(endsAtOnce: !replacesShown)
         case .collapsed: step = .collapse
         case .delivered, .coalesced: step = .forward(counts: replacing == 0 && decision.outcome != .coalesced)
         }

@@ -30,7 +30,11 @@ public enum LevelResolver {
         }
         if level == .timeSensitive && !rule.timeSensitive {
             level = .active
-            trace.append("level: the app has `time-sensitive = false` → active")
+            if case .choice = rule.origin(of: "time-sensitive") {
+                trace.append("level: Time Sensitive is turned off for the app (a choice) → active")
+            } else {
+                trace.append("level: the app has `time-sensitive = false` → active")
+            }
         }
         return (level, trace)
     }

@@ -36,6 +36,11 @@ public struct GeneralSettings: Equatable, Sendable {
     /// At most this many notifications per app in `rateLimitSeconds` (0: no limit).
     public var rateLimit = 20
     public var rateLimitSeconds = 10
+    /// The first time an app's notification is Time Sensitive, the bridge says what that means
+    /// and offers to turn it off (once per app, ever).
+    public var explainTimeSensitive = true
+    /// The bridge's own buttons added where there is room (`[]`: none).
+    public var quickActions: [QuickAction] = [.muteHour, .turnOffTimeSensitive]
 
     public init() {}
 }
@@ -52,8 +57,17 @@ public struct AppRule: Equatable, Sendable {
     /// Every notification of the app is a communication notification.
     public var communication = false
     public var previews: PreviewMode?
+    /// The app may send marketing notifications (passive, held for the summary).
+    public var marketing = false
+    /// The app's own quick actions, when it has a `quick-actions` key (else `[general]`'s).
+    public var quickActions: [QuickAction]?
+    /// Where each key that is not at its default comes from: the file's line, or a choice.
+    public var origins: [String: SettingOrigin] = [:]
 
     public init() {}
+
+    /// Where `key`'s value comes from.
+    public func origin(of key: String) -> SettingOrigin { origins[key] ?? .byDefault }
 }
 
 /// Everything the policy needs from the configuration file.

@@ -1,15 +1,41 @@
 import Foundation
 
 // The answers of the control interface, as typed values: the daemon encodes them, focusctl
-// decodes them, and the keys live here once. Times are `Timestamp` strings; absent values are
-// written as `null`, never left out.
+// decodes them, and the keys live here once. Times are `Timestamp` strings; an absent value is
+// written as `null`, never left out (`@Nullable`), except where a key says otherwise.
+
+/// An optional that is written as `null` when absent instead of being left out, as the control
+/// interface's JSON promises (docs/INTERFACES.md); read back from `null` or a missing key.
+@propertyWrapper
+public struct Nullable<Value: Codable & Equatable & Sendable>: Codable, Equatable, Sendable {
+    public var wrappedValue: Value?
+
+    public init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        wrappedValue = container.decodeNil() ? nil : try container.decode(Value.self)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A missing key reads as nil, as a plain optional does.
+    public func decode<Value>(_ type: Nullable<Value>.Type, forKey key: Key) throws -> Nullable<Value> {
+        try decodeIfPresent(type, forKey: key) ?? Nullable(wrappedValue: nil)
+    }
+}
 
 /// `focusctl status --json`.
 public struct StatusReport: Codable, Equatable, Sendable {
     public struct Focus: Codable, Equatable, Sendable {
         public var name: String
         public var since: String
-        public var until: String?
+        @Nullable public var until: String?
         /// `manual` or `scheduled`.
         public var source: String
 
@@ -19,14 +45,6 @@ public struct StatusReport: Codable, Equatable, Sendable {
             until = active.until.map(Timestamp.string)
             source = active.source.rawValue
         }
-
-        public func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(name, forKey: .name)
-            try container.encode(since, forKey: .since)
-            try container.encode(until, forKey: .until)
-            try container.encode(source, forKey: .source)
-        }
     }
 
     public struct Downstream: Codable, Equatable, Sendable {
@@ -34,15 +52,15 @@ public struct StatusReport: Codable, Equatable, Sendable {
         public var target: String
         public var connected: Bool
         /// The daemon's own `GetServerInformation`, once it answered (nil in `log` mode).
-        public var daemon: ServerInformation?
+        @Nullable public var daemon: ServerInformation?
         /// Why the daemon is not there ("cannot start dunst: …; fell back to log mode"), or null:
         /// a daemon command that cannot start shows here, not only in the log.
-        public var problem: String?
+        @Nullable public var problem: String?
         /// What clients are told the daemon can do (`GetCapabilities`), the daemon's own once known.
         public var capabilities: [String]?
         /// The daemon's own Do Not Disturb (dunst paused, mako's mode, swaync's DND): `on` and
         /// what says so; null where the daemon has none the bridge can read.
-        public var daemonDoNotDisturb: DaemonDoNotDisturb?
+        @Nullable public var daemonDoNotDisturb: DaemonDoNotDisturb?
 
         public struct DaemonDoNotDisturb: Codable, Equatable, Sendable {
             public var on: Bool
@@ -68,17 +86,6 @@ public struct StatusReport: Codable, Equatable, Sendable {
             self.problem = problem
             self.capabilities = capabilities
             self.daemonDoNotDisturb = daemonDoNotDisturb
-        }
-
-        public func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(mode, forKey: .mode)
-            try container.encode(target, forKey: .target)
-            try container.encode(connected, forKey: .connected)
-            try container.encode(daemon, forKey: .daemon)
-            try container.encode(problem, forKey: .problem)
-            try container.encodeIfPresent(capabilities, forKey: .capabilities)
-            try container.encode(daemonDoNotDisturb, forKey: .daemonDoNotDisturb)
         }
     }
 
@@ -109,33 +116,27 @@ public struct StatusReport: Codable, Equatable, Sendable {
 
     public var version: String
     public var silent: Bool
-    public var focus: Focus?
-    public var nextSummary: String?
+    @Nullable public var focus: Focus?
+    @Nullable public var nextSummary: String?
     public var downstream: Downstream
     public var counts: Counts
+    /// The apps muted now, ending first first.
+    public var mutes: [MuteReport]
 
     enum CodingKeys: String, CodingKey {
-        case version, silent, focus, downstream, counts
+        case version, silent, focus, downstream, counts, mutes
         case nextSummary = "next-summary"
     }
 
-    public init(version: String, silent: Bool, focus: Focus?, nextSummary: String?, downstream: Downstream, counts: Counts) {
+    public init(version: String, silent: Bool, focus: Focus?, nextSummary: String?, downstream: Downstream, counts: Counts,
+                mutes: [MuteReport] = []) {
         self.version = version
         self.silent = silent
         self.focus = focus
         self.nextSummary = nextSummary
         self.downstream = downstream
         self.counts = counts
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(version, forKey: .version)
-        try container.encode(silent, forKey: .silent)
-        try container.encode(focus, forKey: .focus)
-        try container.encode(nextSummary, forKey: .nextSummary)
-        try container.encode(downstream, forKey: .downstream)
-        try container.encode(counts, forKey: .counts)
+        self.mutes = mutes
     }
 
     /// The state a watcher shows: without the running counters, which change with every notification.
@@ -149,18 +150,6 @@ public struct StatusReport: Codable, Equatable, Sendable {
     }
 }
 
-extension StatusReport.Counts {
-    public func encode(to encoder: Encoder) throws {
-        // The running counters are left out of `StateChanged` (nil), kept in `Status`.
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(received, forKey: .received)
-        try container.encodeIfPresent(delivered, forKey: .delivered)
-        try container.encodeIfPresent(queued, forKey: .queued)
-        try container.encodeIfPresent(inFlight, forKey: .inFlight)
-        try container.encode(heldFocus, forKey: .heldFocus)
-        try container.encode(heldSummary, forKey: .heldSummary)
-    }
-}
 
 /// One entry of `focusctl history --json`.
 public struct HistoryReport: Codable, Equatable, Sendable {
@@ -175,8 +164,8 @@ public struct HistoryReport: Codable, Equatable, Sendable {
     public var level: String
     public var decision: String
     public var received: String
-    public var closed: String?
-    public var closeReason: UInt32?
+    @Nullable public var closed: String?
+    @Nullable public var closeReason: UInt32?
 
     enum CodingKeys: String, CodingKey {
         case id, app, summary, body, level, decision, received, closed
@@ -193,19 +182,6 @@ public struct HistoryReport: Codable, Equatable, Sendable {
         received = Timestamp.string(entry.received)
         closed = entry.closed.map(Timestamp.string)
         closeReason = entry.closeReason
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(app, forKey: .app)
-        try container.encode(summary, forKey: .summary)
-        try container.encode(body, forKey: .body)
-        try container.encode(level, forKey: .level)
-        try container.encode(decision, forKey: .decision)
-        try container.encode(received, forKey: .received)
-        try container.encode(closed, forKey: .closed)
-        try container.encode(closeReason, forKey: .closeReason)
     }
 }
 
@@ -224,7 +200,7 @@ public struct DecisionReport: Codable, Equatable, Sendable {
     public var appSource: String
     public var level: String
     public var decision: String
-    public var communication: Person?
+    @Nullable public var communication: Person?
     public var actions: [Action]
     public var urgency: Int
     public var suppressSound: Bool
@@ -250,20 +226,6 @@ public struct DecisionReport: Codable, Equatable, Sendable {
         previewHidden = decision.presentation.summary != nil
         trace = decision.trace
     }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(app, forKey: .app)
-        try container.encode(appSource, forKey: .appSource)
-        try container.encode(level, forKey: .level)
-        try container.encode(decision, forKey: .decision)
-        try container.encode(communication, forKey: .communication)
-        try container.encode(actions, forKey: .actions)
-        try container.encode(urgency, forKey: .urgency)
-        try container.encode(suppressSound, forKey: .suppressSound)
-        try container.encode(previewHidden, forKey: .previewHidden)
-        try container.encode(trace, forKey: .trace)
-    }
 }
 
 /// One entry of `focusctl focus list --json`.
@@ -281,10 +243,10 @@ public struct FocusListReport: Codable, Equatable, Sendable {
     public var silence: [String]?
     public var people: [String]
     public var timeSensitive: Bool
-    public var previews: String?
+    @Nullable public var previews: String?
     public var schedule: [Entry]
     /// True for the built-in `dnd` (no `[focus.dnd]` in the file).
-    public var builtIn: Bool?
+    public var builtIn: Bool
 
     enum CodingKeys: String, CodingKey {
         case name, active, apps, silence, people, previews, schedule
@@ -306,20 +268,6 @@ public struct FocusListReport: Codable, Equatable, Sendable {
                                                 end: $0.end.description) }
         builtIn = profile.isBuiltIn
     }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(name, forKey: .name)
-        try container.encode(active, forKey: .active)
-        // One of the two: the other is left out.
-        try container.encodeIfPresent(apps, forKey: .apps)
-        try container.encodeIfPresent(silence, forKey: .silence)
-        try container.encode(people, forKey: .people)
-        try container.encode(timeSensitive, forKey: .timeSensitive)
-        try container.encode(previews, forKey: .previews)
-        try container.encode(schedule, forKey: .schedule)
-        try container.encode(builtIn ?? false, forKey: .builtIn)
-    }
 }
 
 /// `focusctl summary --json`: what the next scheduled summary holds.
@@ -339,9 +287,9 @@ public struct SummaryReport: Codable, Equatable, Sendable {
         public var body: String
     }
 
-    public var next: String?
+    @Nullable public var next: String?
     public var count: Int
-    public var digest: Text?
+    @Nullable public var digest: Text?
     public var items: [Item]
 
     public init(next: Date?, held: [HeldNotification]) {
@@ -351,14 +299,6 @@ public struct SummaryReport: Codable, Equatable, Sendable {
         digest = Digest.summary(of: ordered).map { Text(title: $0.title, body: $0.body) }
         items = ordered.map { Item(id: $0.id, app: $0.app, summary: $0.summary, body: $0.body, level: $0.level.rawValue,
                                    relevance: $0.relevance, received: Timestamp.string($0.received)) }
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(next, forKey: .next)
-        try container.encode(count, forKey: .count)
-        try container.encode(digest, forKey: .digest)
-        try container.encode(items, forKey: .items)
     }
 }
 

@@ -36,6 +36,13 @@ public struct ServerInformation: Codable, Equatable, Sendable {
         name.lowercased() == "gnome-shell" ? 3 : nil
     }
 
+    /// Whether a click on a notification runs its only action when it has no default one:
+    /// dunst's `do_action` does (and opens its menu for two or more), so a quick action added to
+    /// a notification with one action or none would change what the click does.
+    public var clickRunsSoleAction: Bool {
+        name.lowercased() == "dunst"
+    }
+
     /// `dunst 1.9.0 (knopwob), spec 1.2`.
     public var line: String {
         "\(name) \(version) (\(vendor)), spec \(specVersion)"

@@ -12,6 +12,7 @@ extension Bridge {
 
     /// A Focus ended: what it held goes out as `after-focus` says.
     func focusEnded(_ name: String) {
+        askPendingQuestions()
         let items = held.waiting(for: name)
         guard !items.isEmpty else { return }
         switch settings.general.afterFocus {
@@ -47,17 +48,27 @@ extension Bridge {
         guard let digest else { return }
         let id = newID()
         held.assign(digest.items, toDigest: id)
-        record(HistoryEntry(id: id, app: Self.ownAppName, summary: digest.title, body: digest.body, level: .active,
+        sendOwn(id, title: digest.title, body: digest.body, actions: digest.actions)
+        stateChanged()
+    }
+
+    /// Sends one of the bridge's own notifications (a digest, a question), held by the bridge.
+    func sendOwn(_ id: UInt32, title: String, body: String, actions: [String]) {
+        record(HistoryEntry(id: id, app: Self.ownAppName, summary: title, body: body, level: .active,
                             decision: .delivered, received: clock.now))
         let arguments = NotifyArguments.own(appName: .string(Self.ownAppName),
                                             appIcon: .string("preferences-system-notifications"),
-                                            summary: digest.title, body: digest.body, actions: digest.actions)
-        let request = NotificationRequest(appName: Self.ownAppName, summary: digest.title, body: digest.body,
-                                          actions: digest.actions)
+                                            summary: title, body: body, actions: actions)
+        let request = NotificationRequest(appName: Self.ownAppName, summary: title, body: body, actions: actions)
         let app = AppIdentity(key: Self.ownAppName, source: .appName)
         deliver(id, arguments, request, Policy.present(request, app: app, context: policyContext()),
                 holders: [ownCaller], processID: UInt32(getpid()), counts: true)
-        stateChanged()
+    }
+
+    /// The person chose an action on one of the bridge's own notifications.
+    func ownAction(_ id: UInt32, key: String) {
+        if let app = preferences.question(id) { return answer(id, app: app, key: key) }
+        digestAction(id, key: key)
     }
 
     /// Sends held notifications as themselves, each to be answered to its own app.

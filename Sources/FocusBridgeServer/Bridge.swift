@@ -19,6 +19,8 @@ final class Bridge {
     private let ids: IDSource
     private let commit: GroupCommit
     let held: HeldRegistry
+    /// The person's choices per app and the mutes.
+    let preferences: AppPreferences
     private let forwarder: Forwarder
     private let collapses = FloodCollapse()
     private let signals: NotificationSignals
@@ -58,6 +60,7 @@ final class Bridge {
         ids = try IDSource(store: store, failures: failures)
         commit = GroupCommit(store: store, failures: failures)
         held = try HeldRegistry(store: store, commit: commit, failures: failures, logger: logger)
+        preferences = AppPreferences(store: store, clock: clock, logger: logger)
         forwarder = Forwarder(downstream: downstream, logger: logger)
         signals = NotificationSignals(bus: bus)
         connect()
@@ -76,6 +79,7 @@ final class Bridge {
         }
         commit.holdsRefused = { [weak self] in self?.stateChanged() }
         held.changed = { [weak self] in self?.stateChanged() }
+        preferences.changed = { [weak self] in self?.stateChanged() }
         forwarder.givenUp = { [weak self] id, reason in self?.notificationClosed(id, reason: reason) }
         forwarder.took = { [weak self] in self?.feedReplays() }
         collapses.show = { [weak self] id, app, arguments, request in
@@ -99,7 +103,9 @@ final class Bridge {
     func policyContext() -> PolicyContext {
         PolicyContext(settings: settings, now: clock.now, silent: silent, screenLocked: screenLocked,
                       capabilities: capabilities, activeFocus: activeFocus.flatMap { settings.focus(named: $0.name) },
-                      recent: recent, flood: flood, daemonButtonLimit: downstream.serverInformation?.buttonLimit)
+                      recent: recent, flood: flood, daemonButtonLimit: downstream.serverInformation?.buttonLimit,
+                      choices: preferences.choices, mutes: preferences.mutes,
+                      clickRunsSoleAction: downstream.serverInformation?.clickRunsSoleAction ?? false)
     }
 
     /// The bridge itself, as the holder of its own notifications (digests, "N more").
@@ -162,6 +168,7 @@ final class Bridge {
             commit.answer(call, id: id, history: history)
             deliver(id, arguments, notification, decision.shown, holders: intake.holders,
                     processID: process?.processID, counts: counts)
+            askAboutTimeSensitive(after: decision)
         }
     }
 
@@ -209,7 +216,7 @@ final class Bridge {
     // MARK: Ends
 
     /// Tells every holder that its notification closed, and forgets it.
-    private func notificationClosed(_ id: UInt32, reason: CloseReason) {
+    func notificationClosed(_ id: UInt32, reason: CloseReason) {
         recent.closed(id)
         guard let entry = forwarder.forget(id) else { return }
         // One of the bridge's own: what it stood for ends with it, for the same reason.
@@ -220,6 +227,7 @@ final class Bridge {
     /// Ends what the bridge's own notification `id` stood for: the held notifications of a
     /// digest (but those a Show All is replaying) and the notifications a "more from" counted.
     private func endMembers(of id: UInt32, reason: CloseReason) {
+        preferences.questionEnded(id)
         let items = held.members(ofDigest: id)
         held.release(items.map(\.id))
         for item in items { ended(item.id, reason: reason, holders: item.holders) }
@@ -272,7 +280,8 @@ extension Bridge: DownstreamEvents {
         case .closed(_, let reason):
             notificationClosed(entry.id, reason: reason)
         case .actionInvoked(_, let key):
-            if entry.connections.contains(bus.uniqueName) { return digestAction(entry.id, key: key) }
+            if let quick = QuickAction.action(forKey: key) { return quickAction(quick, on: entry) }
+            if entry.connections.contains(bus.uniqueName) { return ownAction(entry.id, key: key) }
             signals.actionInvoked(entry.id, key: entry.clientKey(for: key), to: entry.connections)
         case .passOn(let member, _, let text):
             signals.passOn(member, entry.id, text: text, to: entry.connections)

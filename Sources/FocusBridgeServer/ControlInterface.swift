@@ -14,10 +14,12 @@ final class ControlInterface {
     static let invalidRequest = ControlNames.invalidRequest
 
     private let bus: BusConnection
-    private let bridge: Bridge
-    private let store: Store
+    let bridge: Bridge
+    let store: Store
     private let focus: FocusController
     private let reload: () -> ConfigError?
+    /// The configuration file, for `focusctl apps` (where a setting comes from).
+    let configPath: String
     private var lastAnnounced = ""
     private var announcing = false
     /// The connections that asked for `StateChanged` (`Watch`), all of the bridge's own user:
@@ -25,7 +27,9 @@ final class ControlInterface {
     private var watchers: [String] = []
     static let maxWatchers = 256
 
-    init(bus: BusConnection, bridge: Bridge, store: Store, focus: FocusController, reload: @escaping () -> ConfigError?) {
+    init(bus: BusConnection, bridge: Bridge, store: Store, focus: FocusController, configPath: String,
+         reload: @escaping () -> ConfigError?) {
+        self.configPath = configPath
         self.bus = bus
         self.bridge = bridge
         self.store = store
@@ -52,6 +56,8 @@ final class ControlInterface {
         } catch let error as ExplainRequest.Invalid {
             call.fail(DBusError(name: Self.invalidRequest, message: error.description))
         } catch let error as FocusController.Refused {
+            call.fail(DBusError(name: Self.invalidRequest, message: error.description))
+        } catch let error as Refused {
             call.fail(DBusError(name: Self.invalidRequest, message: error.description))
         } catch {
             call.fail(DBusError(name: DBusError.failed, message: "\(error)"))
@@ -107,6 +113,7 @@ final class ControlInterface {
         case "DeliverSummary":
             call.reply(.tuple([.uint32(UInt32(bridge.deliverSummary()))]))
         default:
+            if try handleAppCall(call) { return }
             call.fail(DBusError(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no method \(call.methodName)"))
         }
     }
@@ -124,7 +131,8 @@ final class ControlInterface {
                               daemonDoNotDisturb: bridge.downstream.daemonQuiet.map { .init(on: $0.on, how: $0.how) }),
             counts: .init(received: bridge.received, delivered: bridge.delivered, queued: bridge.queuedCount,
                           inFlight: bridge.inFlightCount, heldFocus: bridge.waiting(.heldFocus).count,
-                          heldSummary: bridge.waiting(.heldSummary).count))
+                          heldSummary: bridge.waiting(.heldSummary).count),
+            mutes: bridge.preferences.mutes.active(at: bridge.clock.now).map(MuteReport.init))
     }
 
     private func focusList() -> [FocusListReport] {

@@ -199,6 +199,48 @@ public enum EmbeddedFiles {
          that connection leaves the bus (at most 256 at once). -->
     <method name="Watch"/>
 
+    <!-- Apps: every app seen in the last 7 days of history, in [apps], with a
+         choice or a mute: [{"app", "total", "levels", "decisions",
+         "settings": {KEY: {"value", "source": "default"|"config"|"choice",
+         "at": "PATH:LINE"|null, "made": TIME|null}}, "muted-until",
+         "time-sensitive-question"}, ...] -->
+    <method name="Apps">
+      <arg name="json" type="s" direction="out"/>
+    </method>
+
+    <!-- SetAppChoice: a run-time choice for an app (key time-sensitive,
+         delivery or marketing); it wins over the configuration until reset.
+         An app never seen is refused (InvalidRequest, with the closest name
+         seen) unless new is true. Answers {"app": APP ENTRY, "message"}. -->
+    <method name="SetAppChoice">
+      <arg name="app" type="s" direction="in"/>
+      <arg name="key" type="s" direction="in"/>
+      <arg name="value" type="s" direction="in"/>
+      <arg name="new" type="b" direction="in"/>
+      <arg name="json" type="s" direction="out"/>
+    </method>
+
+    <!-- ResetAppChoice: back to the configuration for key ("" for every key). -->
+    <method name="ResetAppChoice">
+      <arg name="app" type="s" direction="in"/>
+      <arg name="key" type="s" direction="in"/>
+      <arg name="json" type="s" direction="out"/>
+    </method>
+
+    <!-- Mute: the app's notifications are recorded as muted, never shown,
+         until the given time (seconds since the epoch; at most a week ahead). -->
+    <method name="Mute">
+      <arg name="app" type="s" direction="in"/>
+      <arg name="until" type="d" direction="in"/>
+      <arg name="new" type="b" direction="in"/>
+      <arg name="json" type="s" direction="out"/>
+    </method>
+
+    <method name="Unmute">
+      <arg name="app" type="s" direction="in"/>
+      <arg name="json" type="s" direction="out"/>
+    </method>
+
     <!-- StateChanged: sent to the watchers (see Watch) when the Focus, silent
          mode, the held counts, the next summary or the downstream connection
          changes; status is the JSON of Status without the running counters

@@ -115,7 +115,7 @@ public final class Service {
         let focus = FocusController(bridge: bridge, store: store, logger: logger)
         self.focus = focus
         let control = ControlInterface(bus: session, bridge: bridge, store: store, focus: focus,
-                                       reload: { [weak self] in self?.reload() })
+                                       configPath: options.configPath, reload: { [weak self] in self?.reload() })
         bridge.stateChanged = { [weak control] in control?.announce() }
         bridge.senders.connectionLeft = { [weak control] name in control?.connectionLeft(name) }
         focus.changed = { [weak control] in control?.announce() }
@@ -157,6 +157,8 @@ public final class Service {
         }
         daemon?.start()
         focus.start()
+        bridge.preferences.start()
+        bridge.askPendingQuestions()
         SleepWatch.follow { [weak focus] in focus?.evaluate() }
         logger.info("serving org.freedesktop.Notifications as \(session.uniqueName)")
     }

@@ -27,7 +27,7 @@ public struct StoreError: Error, CustomStringConvertible {
 /// mode, so a crash loses nothing that was committed.
 public final class Store {
     public let path: String
-    private let database: DatabaseQueue
+    let database: DatabaseQueue
     /// Told, in one sentence, about anything in the file that was discarded or repaired.
     private let notice: (String) -> Void
 
@@ -188,6 +188,16 @@ public final class Store {
             // Who holds each held ID, with their Unix user and sandbox (ownership, focus-bridge(1), BEHAVIOUR);
             // rows from before have only the sender's connection.
             try db.alter(table: "held") { t in t.add(column: "holders", .text) }
+        }
+        migrator.registerMigration("v6-app-choices") { db in
+            // Run-time choices per app (`focusctl app`), mutes, and the apps asked about Time
+            // Sensitive (Store+Choices.swift). `app_key` is the app key lowercased.
+            try db.execute(sql: """
+                CREATE TABLE app_choice (app_key TEXT NOT NULL, app TEXT NOT NULL, key TEXT NOT NULL,
+                                         value TEXT NOT NULL, made REAL NOT NULL, PRIMARY KEY (app_key, key));
+                CREATE TABLE app_mute (app_key TEXT PRIMARY KEY, app TEXT NOT NULL, until REAL NOT NULL);
+                CREATE TABLE app_asked (app_key TEXT PRIMARY KEY, app TEXT NOT NULL, answer TEXT NOT NULL, at REAL NOT NULL);
+                """)
         }
         return migrator
     }
@@ -432,7 +442,7 @@ public final class Store {
 extension Row {
     /// A column's value when it is of the asked type, else nil: what the file holds is not trusted
     /// (GRDB's typed subscript traps on NULL or on a value of another type).
-    fileprivate func lenient<Value: DatabaseValueConvertible>(_ type: Value.Type, _ column: String) -> Value? {
+    func lenient<Value: DatabaseValueConvertible>(_ type: Value.Type, _ column: String) -> Value? {
         Value.fromDatabaseValue(self[column] as DatabaseValue)
     }
 }

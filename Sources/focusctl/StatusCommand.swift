@@ -29,10 +29,18 @@ struct StatusCommand: ParsableCommand {
             ["Delivered", "\(counts.delivered ?? 0)"],
             ["Waiting", "\(counts.queued ?? 0) queued, \(counts.inFlight ?? 0) in flight"],
             ["Held", "\(counts.heldFocus) for Focus, \(counts.heldSummary) for the summary"],
+            ["Muted", Self.describe(status.mutes)],
         ]
         // Right under the downstream it is about: a daemon that cannot start.
         if let problem = downstream.problem { rows.insert(["Problem", problem], at: 4) }
         print(Table.render(rows))
+    }
+
+    /// The apps muted now: `Slack until 14:30, Steam until Tue 09:00`, or `none`.
+    static func describe(_ mutes: [MuteReport]) -> String {
+        guard !mutes.isEmpty else { return "none" }
+        return mutes.map { "\($0.app) until " + (Timestamp.parse($0.until).map { LocalTime.string($0) } ?? $0.until) }
+            .joined(separator: ", ")
     }
 
     /// The daemon's own Do Not Disturb, for the plain status.

@@ -63,6 +63,7 @@ struct WaybarLine: Encodable {
         lines.append("Held: \(status.counts.heldFocus) for Focus, \(status.counts.heldSummary) for the summary")
         lines.append("Silent mode: \(status.silent ? "on" : "off")")
         if let dnd = status.downstream.daemonDoNotDisturb, dnd.on { lines.append("The daemon's own DND is on: \(dnd.how)") }
+        if !status.mutes.isEmpty { lines.append("Muted: \(StatusCommand.describe(status.mutes))") }
         let state = status.focus != nil ? "focus" : status.silent ? "silent" : "none"
         (text, alt, `class`, tooltip) = (status.focus?.name ?? "", state, state, lines.joined(separator: "\n"))
     }

@@ -102,13 +102,14 @@ final class FirstHourTests: XCTestCase {
         let status = """
             {"version":"0.1.0","silent":false,"focus":null,"next-summary":null,
              "downstream":{"mode":"log","target":"standard output","connected":true,"daemon":null,"problem":null},
-             "counts":{"received":1,"delivered":1,"queued":0,"in-flight":0,"held-focus":0,"held-summary":0}}
+             "counts":{"received":1,"delivered":1,"queued":0,"in-flight":0,"held-focus":0,"held-summary":0},
+             "mutes":[]}
             """
         let decoded = try JSONText.decode(StatusReport.self, from: status)
         let report = FocusChangeReport(status: decoded, ended: .init(name: "work", held: 3, afterFocus: "digest"))
         let text = JSONText.encode(report)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-        XCTAssertEqual(Set(object.keys), ["version", "silent", "focus", "next-summary", "downstream", "counts", "ended"])
+        XCTAssertEqual(Set(object.keys), ["version", "silent", "focus", "next-summary", "downstream", "counts", "mutes", "ended"])
         let ended = try XCTUnwrap(object["ended"] as? [String: Any])
         XCTAssertEqual(Set(ended.keys), ["name", "held", "after-focus"])
         XCTAssertEqual(ended["name"] as? String, "work")

@@ -130,8 +130,11 @@ final class IntakeTests: XCTestCase {
         let own = AppIdentity(key: "FocusBridge", source: .appName)
         let shown = Policy.present(request, app: own, context: context)
         XCTAssertNil(shown.presentation.summary, "a Focus's previews do not hide the bridge's own notifications")
+        XCTAssertFalse(shown.actions.actions.contains { $0.key.hasPrefix(QuickAction.keyPrefix) }, "no quick actions on its own")
         var plain = context
         plain.activeFocus = nil
-        XCTAssertEqual(shown, Policy.decide(request, app: own, context: plain).shown, "the same as a decision shows it")
+        plain.settings.general.quickActions = []
+        XCTAssertEqual(shown, Policy.decide(request, app: own, context: plain).shown,
+                       "the same as a decision shows it, but for the quick actions")
     }
 }

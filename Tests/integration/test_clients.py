@@ -7,6 +7,7 @@ import textwrap
 
 from gi.repository import GLib
 
+from support.policy import MUTE_HOUR
 from support.processes import PYTHON, run, session_env
 
 TEST_TIMEOUT = 30
@@ -17,7 +18,7 @@ def test_notify_send_action_wait_prints_the_action(bridge, fake_daemon, bus, pro
     p = procs.spawn(["notify-send", "-A", "yes=Yes", "-A", "no=No", "--wait", "Deploy to production?"],
                     env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     rec = fake_daemon.wait_notify("Deploy to production?", timeout=10)
-    assert rec["actions"] == ["yes", "Yes", "no", "No"]
+    assert rec["actions"] == ["yes", "Yes", "no", "No"] + MUTE_HOUR
     # notify-send sets its own sender-pid; it must reach the daemon untouched
     assert rec["hints"].get("sender-pid") == GLib.Variant("x", p.pid).print_(True), rec["hints"]
     fake_daemon.action(rec["daemon_id"], "yes")
@@ -93,7 +94,7 @@ def test_libnotify_client_sees_actions_and_close(bridge, fake_daemon, bus, procs
     p = procs.spawn([PYTHON, str(script)], env=session_env(bus.address), stdout=subprocess.PIPE,
                     stderr=subprocess.PIPE, text=True)
     rec = fake_daemon.wait_notify("libnotify summary", timeout=10)
-    assert rec["app_name"] == "LibnotifyClient" and rec["actions"] == ["snooze", "Snooze"]
+    assert rec["app_name"] == "LibnotifyClient" and rec["actions"] == ["snooze", "Snooze"] + MUTE_HOUR
     fake_daemon.action(rec["daemon_id"], "snooze")
     fake_daemon.closed(rec["daemon_id"], 2)
     out, err = p.communicate(timeout=15)

@@ -10,6 +10,7 @@ from gi.repository import Gio, GLib
 
 from support.bridge import CAPS_BEFORE_DAEMON
 from support.names import NOTIF_IFACE, NOTIF_PATH
+from support.policy import MUTE_HOUR
 from support.waiting import wait_until
 
 TEST_TIMEOUT = 30
@@ -72,7 +73,7 @@ def test_fields_and_every_hint_forwarded_untouched(bridge, fake_daemon, client):
     assert rec["app_name"] == "Mail Reader"
     assert rec["app_icon"] == "mail-unread"
     assert rec["body"] == body
-    assert rec["actions"] == actions
+    assert rec["actions"] == actions + MUTE_HOUR, "the app's actions, then the bridge's quick action"
     assert rec["expire_timeout"] == 7000
     assert rec["replaces_id"] == 0
     assert bid != rec["daemon_id"]

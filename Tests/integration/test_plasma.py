@@ -164,7 +164,7 @@ def test_a_button_pressed_in_plasma_reaches_notify_send_waiting(plasma):
     p = plasma.notify_send("--wait", "-t", "0", "-a", "Calendar", "-A", "join=Join", "-A", "snooze=Snooze", title,
                            "Standup", wait=True)
     call = plasma.monitor.wait_answered(title)
-    assert call["actions"] == ["join", "Join", "snooze", "Snooze"], call
+    assert call["actions"] == ["join", "Join", "snooze", "Snooze", "x-focus-quick.mute-hour", "Mute 1 Hour"], call
     plasma.shell.invoke_action(call["id"], "snooze")
     out, err = p.communicate(timeout=10)
     assert out.strip() == "snooze", (out, err)

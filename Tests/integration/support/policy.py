@@ -59,12 +59,20 @@ def sound_suppressed(rec):
     return rec["hints"]["suppress-sound"] == "true"
 
 
+QUICK_PREFIX = "x-focus-quick."
+# The quick action every notification below critical gets where there is room
+# (focus-bridge.toml(5), QUICK ACTIONS; test_app_choices.py tests them).
+MUTE_HOUR = ["x-focus-quick.mute-hour", "Mute 1 Hour"]
+
+
 def pairs(flat):
-    return [(flat[i], flat[i + 1]) for i in range(0, len(flat) - 1, 2)]
+    """The forwarded (key, label) pairs of the app's own actions (the bridge's quick actions left out)."""
+    return [(flat[i], flat[i + 1]) for i in range(0, len(flat) - 1, 2) if not flat[i].startswith(QUICK_PREFIX)]
 
 
 def buttons(flat):
-    """The forwarded (key, label) pairs that are buttons: all but default and inline-reply."""
+    """The forwarded (key, label) pairs that are the app's buttons: all but default,
+    inline-reply and the bridge's quick actions."""
     return [p for p in pairs(flat) if p[0] not in ("default", "inline-reply")]
 
 

@@ -1,0 +1,126 @@
+import Foundation
+
+/// `focusctl apps --json`: one entry per app seen, with what it sent lately and its effective
+/// settings, each with where it comes from (focusctl(1), APPS).
+public struct AppReport: Codable, Equatable, Sendable {
+    /// One effective setting.
+    public struct Setting: Codable, Equatable, Sendable {
+        public var value: String
+        /// `default`, `config` or `choice`.
+        public var source: String
+        /// For `config`: `PATH:LINE`.
+        @Nullable public var at: String?
+        /// For `choice`: when it was made.
+        @Nullable public var made: String?
+
+        public init(value: String, origin: SettingOrigin, configPath: String) {
+            self.value = value
+            switch origin {
+            case .byDefault: source = "default"
+            case .config(let line):
+                source = "config"
+                at = "\(configPath):\(line)"
+            case .choice(let date):
+                source = "choice"
+                made = Timestamp.string(date)
+            }
+        }
+
+        /// How `focusctl apps` and `focusctl app` print it: `off (choice, 2026-11-22T10:00:00Z)`.
+        public var text: String {
+            switch source {
+            case "config": "\(value) (config \(at ?? ""))"
+            case "choice": "\(value) (choice, \(made ?? ""))"
+            default: "\(value) (default)"
+            }
+        }
+    }
+
+    /// How many days of history the counts cover.
+    public static let days = 7
+    /// The settings listed, in order.
+    public static let keys = ["delivery", "time-sensitive", "marketing", "level", "critical", "communication", "previews",
+                              "quick-actions"]
+
+    public var app: String
+    /// Notifications in the last `days` days: all, by level, by decision.
+    public var total: Int
+    public var levels: [String: Int]
+    public var decisions: [String: Int]
+    public var settings: [String: Setting]
+    @Nullable public var mutedUntil: String?
+    /// The answer to the first-Time-Sensitive question (`asked`, `keep`, `turn-off`, `pending`).
+    @Nullable public var timeSensitiveQuestion: String?
+
+    enum CodingKeys: String, CodingKey {
+        case app, total, levels, decisions, settings
+        case mutedUntil = "muted-until"
+        case timeSensitiveQuestion = "time-sensitive-question"
+    }
+
+    /// Every app seen in `counts` (history), in the configuration's `[apps]`, with a choice or a
+    /// mute, sorted by name without regard to case.
+    public static func all(counts: [(app: String, level: String, decision: String, count: Int)], policy: PolicySettings,
+                           configPath: String, choices: AppChoices, mutes: MuteList, now: Date) -> [AppReport] {
+        var names: [String: String] = [:]
+        func see(_ app: String) { if names[app.lowercased()] == nil { names[app.lowercased()] = app } }
+        counts.forEach { see($0.app) }
+        policy.apps.keys.sorted().forEach(see)
+        choices.all.forEach { see($0.app) }
+        mutes.active(at: now).forEach { see($0.app) }
+        let context = PolicyContext(settings: policy, now: now, choices: choices, mutes: mutes)
+        return names.sorted { $0.key < $1.key }.map { lowered, app in
+            var report = AppReport(app: app, total: 0, levels: [:], decisions: [:], settings: [:])
+            for row in counts where row.app.lowercased() == lowered {
+                report.total += row.count
+                report.levels[row.level, default: 0] += row.count
+                report.decisions[row.decision, default: 0] += row.count
+            }
+            let rule = context.rule(forApp: app).rule
+            let general = policy.general
+            func setting(_ key: String, _ value: String) { report.settings[key] = Setting(value: value, origin: rule.origin(of: key), configPath: configPath) }
+            setting("delivery", rule.delivery.rawValue)
+            setting("time-sensitive", rule.timeSensitive ? "on" : "off")
+            setting("marketing", rule.marketing ? "on" : "off")
+            setting("level", rule.level?.rawValue ?? "from the notification")
+            setting("critical", rule.critical ? "on" : "off")
+            setting("communication", rule.communication ? "on" : "off")
+            setting("previews", (rule.previews ?? general.previews).rawValue)
+            setting("quick-actions", (rule.quickActions ?? general.quickActions).map(\.rawValue).joined(separator: ", "))
+            report.mutedUntil = mutes.mutedUntil(app, at: now).map(Timestamp.string)
+            report.timeSensitiveQuestion = choices.wasAsked(app)
+            return report
+        }
+    }
+
+    init(app: String, total: Int, levels: [String: Int], decisions: [String: Int], settings: [String: Setting]) {
+        self.app = app
+        self.total = total
+        self.levels = levels
+        self.decisions = decisions
+        self.settings = settings
+    }
+}
+
+/// What `SetAppChoice`, `ResetAppChoice`, `Mute` and `Unmute` answer: the app's entry after the
+/// change, and one sentence that says what was done.
+public struct AppChangeReport: Codable, Equatable, Sendable {
+    public var app: AppReport
+    public var message: String
+
+    public init(app: AppReport, message: String) {
+        self.app = app
+        self.message = message
+    }
+}
+
+/// One mute, in `focusctl status --json` (`mutes`).
+public struct MuteReport: Codable, Equatable, Sendable {
+    public var app: String
+    public var until: String
+
+    public init(_ mute: MuteList.Mute) {
+        app = mute.app
+        until = Timestamp.string(mute.until)
+    }
+}

@@ -1,0 +1,101 @@
+import FocusBridgeCore
+import FocusBridgeDBus
+import FocusBridgeStore
+import Foundation
+import Logging
+
+/// The person's run-time choices per app and the mutes (focusctl(1), APPS and MUTE): kept in
+/// the store, read by every decision through `PolicyContext`, and a mute ended on time by one
+/// wall-clock timer (no polling). A store that refuses a write keeps the change for this run
+/// and says so in the log.
+final class AppPreferences {
+    private let store: Store
+    private let clock: Clock
+    private let logger: Logger
+    private(set) var choices: AppChoices
+    private(set) var mutes: MuteList
+    private var timer: WallClockTimer?
+    /// The bridge's questions on screen (its notification ID → the app it asks about).
+    private var questions: [UInt32: String] = [:]
+    /// Called when a choice or a mute changed (what `focusctl status` shows).
+    var changed: () -> Void = {}
+
+    init(store: Store, clock: Clock, logger: Logger) {
+        self.store = store
+        self.clock = clock
+        self.logger = logger
+        do { choices = try store.appChoices() } catch {
+            logger.warning("cannot read the stored app choices (\(error)); none apply")
+            choices = AppChoices()
+        }
+        do { mutes = try store.mutes() } catch {
+            logger.warning("cannot read the stored mutes (\(error)); none apply")
+            mutes = MuteList()
+        }
+    }
+
+    /// Arms the timer for the first mute to end (and forgets those over while stopped).
+    func start() {
+        timer = WallClockTimer { [weak self] in self?.expire() }
+        expire()
+    }
+
+    func set(_ choice: AppChoice, for app: String) {
+        let entry = AppChoices.Entry(app: app, choice: choice, made: clock.now)
+        choices.set(entry)
+        logger.info("\(app): \(choice.key.rawValue) \(choice.value) (a choice)")
+        write("the choice for \(app)") { try store.saveChoice(entry) }
+        changed()
+    }
+
+    @discardableResult
+    func reset(app: String, key: AppChoice.Key?) -> [AppChoices.Entry] {
+        let reset = choices.reset(app: app, key: key)
+        guard !reset.isEmpty else { return [] }
+        logger.info("\(app): \(reset.map(\.choice.key.rawValue).joined(separator: ", ")) back to the configuration")
+        write("the reset for \(app)") { try store.resetChoices(app: app, key: key) }
+        changed()
+        return reset
+    }
+
+    func noteAsked(_ app: String, answer: String) {
+        choices.noteAsked(app, answer: answer)
+        write("the answer for \(app)") { try store.noteAsked(app: app, answer: answer, at: clock.now) }
+    }
+
+    func asking(_ id: UInt32, about app: String) { questions[id] = app }
+    func question(_ id: UInt32) -> String? { questions[id] }
+    func questionEnded(_ id: UInt32) { questions[id] = nil }
+
+    func mute(_ app: String, until: Date) {
+        mutes.mute(app, until: until)
+        logger.info("\(app) muted until \(Timestamp.string(until))")
+        write("the mute of \(app)") { try store.saveMute(MuteList.Mute(app: app, until: until)) }
+        timer?.schedule(at: mutes.nextEnd)
+        changed()
+    }
+
+    @discardableResult
+    func unmute(_ app: String) -> MuteList.Mute? {
+        guard let mute = mutes.unmute(app) else { return nil }
+        logger.info("\(mute.app) unmuted")
+        write("the unmute of \(app)") { try store.removeMutes([app]) }
+        timer?.schedule(at: mutes.nextEnd)
+        changed()
+        return mute
+    }
+
+    private func expire() {
+        let over = mutes.expire(at: clock.now)
+        if !over.isEmpty {
+            for mute in over { logger.info("\(mute.app)'s mute ended") }
+            write("the end of mutes") { try store.removeMutes(over.map(\.app)) }
+            changed()
+        }
+        timer?.schedule(at: mutes.nextEnd)
+    }
+
+    private func write(_ what: String, _ body: () throws -> Void) {
+        do { try body() } catch { logger.error("cannot store \(what) (\(error)); it holds until focus-bridge stops") }
+    }
+}

@@ -1,0 +1,106 @@
+import FocusBridgeCore
+import FocusBridgeDBus
+import Foundation
+
+/// The per-app calls of `org.focusbridge.Control1` (focusctl(1), APPS and MUTE): the apps seen
+/// with their effective settings, run-time choices and mutes. A name no app was seen under is
+/// refused with the closest one seen, unless the caller says it is new.
+extension ControlInterface {
+    /// Handles `call` when it is one of these methods; false when it is not.
+    func handleAppCall(_ call: MethodCall) throws -> Bool {
+        let arguments = call.parameters
+        let preferences = bridge.preferences
+        switch call.methodName {
+        case "Apps":
+            call.reply(.tuple([.string(JSONText.encode(apps()))]))
+        case "SetAppChoice":
+            let app = try knownApp(arguments.child(0).string ?? "", new: arguments.child(3).bool ?? false)
+            let keyText = arguments.child(1).string ?? ""
+            guard let key = AppChoice.Key(rawValue: keyText) else { throw Refused(Self.unknownKey(keyText)) }
+            let choice: AppChoice
+            switch AppChoice.parse(key: key, value: arguments.child(2).string ?? "") {
+            case .success(let parsed): choice = parsed
+            case .failure(let error): throw Refused(error.description)
+            }
+            preferences.set(choice, for: app)
+            reply(call, app, "\(app): \(key.rawValue) is \(choice.value) (your choice; it wins over the configuration "
+                  + "until `focusctl app \(app) reset \(key.rawValue)`)")
+        case "ResetAppChoice":
+            let app = try knownApp(arguments.child(0).string ?? "", new: true)
+            let keyText = arguments.child(1).string ?? ""
+            var key: AppChoice.Key?
+            if !keyText.isEmpty {
+                guard let parsed = AppChoice.Key(rawValue: keyText) else { throw Refused(Self.unknownKey(keyText)) }
+                key = parsed
+            }
+            let reset = preferences.reset(app: app, key: key)
+            let message = reset.isEmpty
+                ? "\(app) had no choice\(key.map { " for \($0.rawValue)" } ?? "") to reset; nothing changed."
+                : "\(app): \(reset.map(\.choice.key.rawValue).joined(separator: ", ")) back to the configuration."
+            reply(call, app, message)
+        case "Mute":
+            let app = try knownApp(arguments.child(0).string ?? "", new: arguments.child(2).bool ?? false)
+            let now = bridge.clock.now
+            let until = Date(timeIntervalSince1970: arguments.child(1).double ?? 0)
+            guard until.timeIntervalSince1970.isFinite, until > now else { throw Refused("the end of a mute must be in the future") }
+            guard until.timeIntervalSince(now) <= MuteList.longest else { throw Refused("a mute lasts a week at most") }
+            preferences.mute(app, until: until)
+            reply(call, app, "\(app) is muted until \(Timestamp.string(until)).")
+        case "Unmute":
+            let name = arguments.child(0).string ?? ""
+            let app = try knownApp(name, new: true)
+            let message = preferences.unmute(app) == nil ? "\(app) was not muted; nothing changed." : "\(app) is no longer muted."
+            reply(call, app, message)
+        default:
+            return false
+        }
+        return true
+    }
+
+    struct Refused: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    private static func unknownKey(_ key: String) -> String {
+        let keys = AppChoice.Key.allCases.map(\.rawValue)
+        var message = "\"\(key)\" is not a setting a choice can be made for (\(keys.joined(separator: ", ")))"
+        if let near = ClosestName.to(key, among: keys) { message += "; did you mean \"\(near)\"?" }
+        return message
+    }
+
+    private func apps() -> [AppReport] {
+        let since = bridge.clock.now.addingTimeInterval(-Double(AppReport.days) * 86_400)
+        let counts = (try? store.appCounts(since: since)) ?? []
+        return AppReport.all(counts: counts, policy: bridge.settings, configPath: configPath,
+                             choices: bridge.preferences.choices, mutes: bridge.preferences.mutes, now: bridge.clock.now)
+            .filter { $0.app != Bridge.ownAppName }
+    }
+
+    private func reply(_ call: MethodCall, _ app: String, _ message: String) {
+        let entry = apps().first { $0.app.lowercased() == app.lowercased() }
+            ?? AppReport.all(counts: [(app, "", "", 0)], policy: bridge.settings, configPath: configPath,
+                             choices: bridge.preferences.choices, mutes: bridge.preferences.mutes, now: bridge.clock.now)[0]
+        call.reply(.tuple([.string(JSONText.encode(AppChangeReport(app: entry, message: message)))]))
+    }
+
+    /// The app as it was seen (its spelling), or the name as given when `new`; otherwise refused,
+    /// with the closest name seen.
+    private func knownApp(_ name: String, new: Bool) throws -> String {
+        guard !name.isEmpty, name.count <= 256 else { throw Refused("an app name is 1 to 256 characters") }
+        guard name.lowercased() != Bridge.ownAppName.lowercased() else {
+            throw Refused("\(Bridge.ownAppName)'s own notifications (digests, questions) have no settings to choose")
+        }
+        var seen = (try? store.knownApps()) ?? []
+        seen += bridge.settings.apps.keys
+        seen += bridge.preferences.choices.all.map(\.app)
+        seen += bridge.preferences.mutes.active(at: bridge.clock.now).map(\.app)
+        if let match = seen.first(where: { $0 == name }) ?? seen.first(where: { $0.lowercased() == name.lowercased() }) {
+            return match
+        }
+        if new { return name }
+        var message = "no notification from \"\(name)\" has been seen"
+        if let near = ClosestName.to(name, among: Array(Set(seen)).sorted()) { message += "; did you mean \"\(near)\"?" }
+        throw Refused(message + " (--new sets it for an app not seen yet)")
+    }
+}

@@ -1,0 +1,162 @@
+import ArgumentParser
+import FocusBridgeCore
+import FocusBridgeDBus
+import Foundation
+
+/// `focusctl apps`: every app seen, what it sent lately, and where each of its settings comes from.
+struct AppsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apps",
+        abstract: "List the apps seen (last 7 days), their notifications, and their settings with where each comes from.")
+
+    @Flag(help: "Print a JSON array.")
+    var json = false
+
+    func run() throws {
+        let (apps, text) = ControlClient().report([AppReport].self, "Apps")
+        if json { return print(text) }
+        guard !apps.isEmpty else { return print("No app has sent a notification in the last \(AppReport.days) days.") }
+        var rows = [["APP", "LAST 7 DAYS", "DELIVERY", "TIME SENSITIVE", "MUTED UNTIL"]]
+        for app in apps {
+            let held = app.decisions.filter { $0.key.hasPrefix("held") || $0.key == "muted" || $0.key == "dropped" }
+                .sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+            rows.append([app.app, "\(app.total)" + (held.isEmpty ? "" : " (\(held.joined(separator: ", ")))"),
+                         app.settings["delivery"]?.text ?? "", app.settings["time-sensitive"]?.text ?? "",
+                         app.mutedUntil.flatMap { Timestamp.parse($0) }.map { LocalTime.string($0) } ?? "-"])
+        }
+        print(Table.render(rows))
+    }
+}
+
+/// `focusctl app NAME [KEY VALUE | reset [KEY]]`: one app's settings, or a choice for it.
+struct AppCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "app",
+        abstract: "Show an app's settings, or make a choice for it that wins over the configuration until reset.",
+        discussion: """
+            focusctl app Slack                       its settings and where each comes from
+            focusctl app Slack time-sensitive off    Time Sensitive off (its notifications arrive as active)
+            focusctl app Slack delivery summary      held for the scheduled summary (immediate, summary, off)
+            focusctl app Slack marketing on          its marketing notifications are allowed (passive, summarised)
+            focusctl app Slack reset [KEY]           back to the configuration file
+            """)
+
+    @Argument(help: "The app, as `focusctl apps` names it.")
+    var name: String
+
+    @Argument(help: ArgumentHelp("KEY VALUE, or reset [KEY].", valueName: "words"))
+    var words: [String] = []
+
+    @Flag(help: "Allow an app no notification was seen from yet.")
+    var new = false
+
+    @Flag(help: "Print the app's entry after the change as JSON, with \"message\".")
+    var json = false
+
+    func validate() throws {
+        if words.count == 1 && words[0] != "reset" {
+            throw ValidationError("Give a value for \(words[0]): focusctl app \(name) \(words[0]) VALUE.")
+        }
+        if words.count > 2 { throw ValidationError("Give one KEY VALUE, or reset [KEY].") }
+    }
+
+    func run() throws {
+        let client = ControlClient()
+        if words.isEmpty {
+            let apps = client.report([AppReport].self, "Apps").value
+            guard let app = apps.first(where: { $0.app == name }) ?? apps.first(where: { $0.app.lowercased() == name.lowercased() }) else {
+                let near = ClosestName.to(name, among: apps.map(\.app))
+                ControlClient.fail("focusctl: no notification from \"\(name)\" has been seen"
+                                   + (near.map { "; did you mean \"\($0)\"?" } ?? "."), code: 1)
+            }
+            if json { return print(JSONText.encode(app)) }
+            return AppCommand.show(app)
+        }
+        let (report, text): (AppChangeReport, String)
+        if words[0] == "reset" {
+            (report, text) = client.report(AppChangeReport.self, "ResetAppChoice",
+                                           .tuple([.string(name), .string(words.count > 1 ? words[1] : "")]))
+        } else {
+            (report, text) = client.report(AppChangeReport.self, "SetAppChoice",
+                                           .tuple([.string(name), .string(words[0]), .string(words[1]), .bool(new)]))
+        }
+        if json { return print(text) }
+        print(report.message)
+    }
+
+    static func show(_ app: AppReport) {
+        print("\(app.app): \(app.total) notification(s) in the last \(AppReport.days) days"
+              + (app.decisions.isEmpty ? "" : " (" + app.decisions.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+                    .joined(separator: ", ") + ")"))
+        var rows: [[String]] = []
+        for key in AppReport.keys { if let setting = app.settings[key] { rows.append(["  \(key)", setting.text]) } }
+        print(Table.render(rows))
+        if let until = app.mutedUntil.flatMap { Timestamp.parse($0) } { print("  muted until \(LocalTime.string(until))") }
+    }
+}
+
+/// `focusctl mute APP [--for 1h | --until HH:MM]`, `focusctl mute --list`.
+struct MuteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mute",
+        abstract: "Mute an app for a while (default an hour): its notifications are recorded, never shown; critical still breaks through.")
+
+    @Argument(help: "The app, as `focusctl apps` names it.")
+    var name: String?
+
+    @OptionGroup var time: FocusTime
+
+    @Flag(help: "List the apps muted now.")
+    var list = false
+
+    @Flag(help: "Allow an app no notification was seen from yet.")
+    var new = false
+
+    @Flag(help: "Print JSON: the mutes with --list, else the app's entry and \"message\".")
+    var json = false
+
+    func validate() throws {
+        try time.validate()
+        if list && name != nil { throw ValidationError("Give an app or --list, not both.") }
+        if !list && name == nil { throw ValidationError("Give the app to mute, or --list.") }
+    }
+
+    func run() throws {
+        let client = ControlClient()
+        guard let name else {
+            let mutes = client.report(StatusReport.self, "Status").value.mutes
+            if json { return print(JSONText.encode(mutes)) }
+            if mutes.isEmpty { return print("No app is muted.") }
+            return print(Table.render(mutes.map { [$0.app, "until " + (Timestamp.parse($0.until).map { LocalTime.string($0) } ?? $0.until)] }))
+        }
+        let (seconds, untilText) = time.checked()
+        let now = Date()
+        var until = now.addingTimeInterval(seconds == 0 ? 3600 : seconds)
+        if let untilText, let next = DurationText.nextTime(untilText, after: now, timeZone: .current) { until = next }
+        if until.timeIntervalSince(now) > MuteList.longest {
+            ControlClient.fail("focusctl: a mute lasts a week at most.", code: 1)
+        }
+        let (report, text) = client.report(AppChangeReport.self, "Mute",
+                                           .tuple([.string(name), .double(until.timeIntervalSince1970), .bool(new)]))
+        if json { return print(text) }
+        print("\(report.app.app) is muted until \(LocalTime.string(until)): its notifications are recorded, never shown "
+              + "(critical ones still break through). focusctl unmute \(report.app.app) ends it.")
+    }
+}
+
+/// `focusctl unmute APP`.
+struct UnmuteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "unmute", abstract: "End an app's mute.")
+
+    @Argument(help: "The app.")
+    var name: String
+
+    @Flag(help: "Print the app's entry after the change as JSON, with \"message\".")
+    var json = false
+
+    func run() throws {
+        let (report, text) = ControlClient().report(AppChangeReport.self, "Unmute", .tuple([.string(name)]))
+        if json { return print(text) }
+        print(report.message)
+    }
+}
