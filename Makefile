@@ -104,7 +104,7 @@ fuzz-replay: deps
 # FocusBridge's own code (GRDB keeps the last held payload bound to a cached statement).
 # Every report ends the process at once (abort_on_error, halt_on_error); the integration tests
 # collect the reports of all their processes and fail the test that was running
-# (Tests/integration/conftest.py). ThreadSanitizer sleeps 1 s by default at the exit of every
+# (Tests/integration/support/reports.py). ThreadSanitizer sleeps 1 s by default at the exit of every
 # multi-threaded process, to catch races with exit-time destructors; every process talking to
 # D-Bus has GDBus's worker thread, so that second made each focusctl call take over a second
 # and time-bound tests fail: 100 ms keeps most of the point. Under TSan the bridge is several

@@ -3,7 +3,7 @@
 
     /usr/bin/python3 scripts/measure-bounds.py [--bridge .build/debug/focus-bridge]
 
-Starts private buses, a sink fake daemon (Tests/integration/fake_daemon.py, unwatched) and the
+Starts private buses, a sink fake daemon (Tests/integration/support/fake_daemon.py, unwatched) and the
 bridge in address mode, then:
 
 1. the hostile set: 200 Notify calls with distinct 1 MiB app names, then 400 with 1 MiB bodies
@@ -28,10 +28,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "Tests" / "integ
 
 from gi.repository import Gio, GLib  # noqa: E402
 
-import conftest  # noqa: E402
-from conftest import (CONTROL_IFACE, CONTROL_NAME, CONTROL_PATH, FAKE_DAEMON, NOTIF_IFACE, NOTIF_NAME,  # noqa: E402
-                      NOTIF_PATH, PYTHON, Client, LineReader, PrivateBus, Procs, pump_until, session_env,
-                      wait_for_name)
+from support.buses import PrivateBus, wait_for_name  # noqa: E402
+from support.clients import Client  # noqa: E402
+from support.names import CONTROL_IFACE, CONTROL_NAME, CONTROL_PATH, NOTIF_IFACE, NOTIF_NAME, NOTIF_PATH  # noqa: E402
+from support.processes import BRIDGE_BIN, FAKE_DAEMON, PYTHON, LineReader, Procs, session_env  # noqa: E402
+from support.waiting import pump_until  # noqa: E402
 
 MiB = 1 << 20
 
@@ -203,7 +204,7 @@ def big_config(rig):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bridge", default=conftest.BRIDGE_BIN)
+    parser.add_argument("--bridge", default=BRIDGE_BIN)
     parser.add_argument("--skip", action="append", default=[], choices=["hostile", "history", "config"])
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="measure-bounds-") as tmp:

@@ -9,9 +9,10 @@ from pathlib import Path
 
 from gi.repository import GLib
 
-from conftest import PYTHON, LineReader, session_env, wait_until
-from focus_support import config, focus_bridge, watch  # noqa: F401  (fixtures)
-from focus_support import byte, fc_json, fc_ok, history_of, next_json, status
+from support.focus import byte
+from support.focusctl import fc_json, fc_ok, history_of, next_json, status
+from support.processes import PYTHON, LineReader, session_env
+from support.waiting import wait_until
 
 TEST_TIMEOUT = 60
 
@@ -279,7 +280,7 @@ def test_a_gnotification_app_gets_quick_actions_it_never_hears(bridge, fake_daem
     """A GTK app's GNotification (GLib's freedesktop backend): urgent is time-sensitive, so it
     gets both quick actions after its own button; Turn Off Time Sensitive turns it off for the
     app (its desktop entry), and the app hears only its own actions."""
-    app = procs.spawn([PYTHON, str(Path(__file__).parent / "gnotification_client.py"), "org.example.Pager"],
+    app = procs.spawn([PYTHON, str(Path(__file__).parent / "support" / "gnotification_client.py"), "org.example.Pager"],
                       env=session_env(bus.address), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                       stderr=subprocess.DEVNULL)
     out = LineReader(app.stdout)

@@ -22,8 +22,10 @@ import pytest
 
 from gi.repository import Gio, GLib
 
-from conftest import (BRIDGE_BIN, FAKE_DAEMON, NOTIF_NAME, PYTHON, LineReader, connect, require_binary,
-                      session_env, wait_for_name, wait_until)
+from support.buses import connect, wait_for_name
+from support.names import NOTIF_NAME
+from support.processes import BRIDGE_BIN, FAKE_DAEMON, PYTHON, LineReader, require_binary, session_env
+from support.waiting import wait_until
 
 TEST_TIMEOUT = 60
 

@@ -6,7 +6,8 @@ import json
 import pytest
 from gi.repository import Gio, GLib
 
-from conftest import NOTIF_IFACE, NOTIF_NAME, NOTIF_PATH, pump_until
+from support.names import NOTIF_IFACE, NOTIF_NAME, NOTIF_PATH
+from support.waiting import pump_until
 
 TEST_TIMEOUT = 30
 

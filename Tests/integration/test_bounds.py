@@ -9,8 +9,10 @@ import time
 
 from gi.repository import Gio, GLib
 
-from conftest import (FAKE_DAEMON, NOTIF_IFACE, NOTIF_NAME, NOTIF_PATH, PYTHON, LineReader, pump_until,
-                      wait_connected, wait_until)
+from support.bridge import wait_connected
+from support.names import NOTIF_IFACE, NOTIF_NAME, NOTIF_PATH
+from support.processes import FAKE_DAEMON, PYTHON, LineReader
+from support.waiting import pump_until, wait_until
 
 TEST_TIMEOUT = 120
 

@@ -7,8 +7,8 @@ import textwrap
 
 from gi.repository import GLib
 
-from conftest import PYTHON, run, session_env
-from policy_support import MUTE_HOUR
+from support.policy import MUTE_HOUR
+from support.processes import PYTHON, run, session_env
 
 TEST_TIMEOUT = 30
 

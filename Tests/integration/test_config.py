@@ -10,17 +10,11 @@ import subprocess
 
 import pytest
 
-from conftest import REPO, run, session_env, FOCUSCTL_BIN, wait_until
-from policy_support import (  # noqa: F401 - fixtures are used by name
-    config_file,
-    fc_json,
-    first_output_line,
-    forwarded_urgency,
-    history_row,
-    location_line,
-    policy_bridge,
-    replace_file,
-)
+from support.config_files import config_file, replace_file
+from support.focusctl import fc_json, first_output_line, location_line
+from support.policy import forwarded_urgency, history_row
+from support.processes import FOCUSCTL_BIN, REPO, run, session_env
+from support.waiting import wait_until
 
 TEST_TIMEOUT = 30
 

@@ -13,7 +13,8 @@ import subprocess
 
 import pytest
 
-from conftest import FAKE_DAEMON, PYTHON, wait_until
+from support.processes import FAKE_DAEMON, PYTHON
+from support.waiting import wait_until
 
 TEST_TIMEOUT = 60
 

@@ -259,7 +259,7 @@ def test_example_config():
 
 # --------------------------------------------------------------------------- against the binaries
 def built(kind):
-    from conftest import BRIDGE_BIN, FOCUSCTL_BIN, require_binary
+    from support.processes import BRIDGE_BIN, FOCUSCTL_BIN, require_binary
     path = BRIDGE_BIN if kind == "focus-bridge" else FOCUSCTL_BIN
     require_binary(path, kind)
     return path
@@ -499,7 +499,7 @@ def test_readme_tour_samples_are_what_focusctl_prints(bridge_factory, bus, tmp_p
     file written where the tour writes it): every output line the README shows is what
     focusctl prints, numbers and times aside; `status` has the same rows, in the same order
     and columns, and the same Focus and silent mode."""
-    from conftest import session_env
+    from support.processes import session_env
     steps, config = readme_tour()
     assert [c for c, _, _ in steps][:1] == ["focusctl status"], steps
     assert any(out for c, out, _ in steps if c.startswith("focusctl focus off")), "the tour shows no focus off"

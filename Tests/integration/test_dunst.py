@@ -6,10 +6,9 @@ import os
 import signal
 import subprocess
 
-import pytest
 
-from conftest import wait_connected, wait_until
-from shared_support import Dunst
+from support.bridge import wait_connected
+from support.waiting import wait_until
 
 TEST_TIMEOUT = 30
 
@@ -55,11 +54,6 @@ def children_of(pid):
         if int(fields[1]) == pid:
             kids.append(int(entry))
     return kids
-
-
-@pytest.fixture
-def dunst(bridge_factory, xvfb, dunstrc, make_client, bus):
-    return Dunst(bridge_factory, xvfb, dunstrc, make_client, bus, "dunst client")
 
 
 def wait_displayed(d, n=1):

@@ -4,9 +4,9 @@ invokes it, the bridge mutes the app and closes the notification — the app nev
 
 import stat
 
-from conftest import wait_until
-from focus_support import fc_ok, status
-from shared_support import Dunst
+from support.dunst import Dunst
+from support.focusctl import fc_ok, status
+from support.waiting import wait_until
 
 TEST_TIMEOUT = 40
 

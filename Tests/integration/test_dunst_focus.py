@@ -5,10 +5,9 @@ screen."""
 
 import pytest
 
-from conftest import wait_until
-from focus_support import config  # noqa: F401  (fixture)
-from focus_support import fc_ok, status
-from shared_support import Dunst
+from support.dunst import Dunst
+from support.focusctl import fc_ok, status
+from support.waiting import wait_until
 
 TEST_TIMEOUT = 40
 

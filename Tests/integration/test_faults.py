@@ -14,11 +14,12 @@ import time
 
 import pytest
 
-from conftest import (CONTROL_IFACE, CONTROL_NAME, CONTROL_PATH, pump_for, pump_until, wait_connected,
-                      wait_until)
-from fault_support import (SPAWN_FAKE, Flood, SpawnedFakes, fail_writes, fail_writes_lib,  # noqa: F401
-                           private_bus_address)
-from focus_support import config, far_time  # noqa: F401  (fixture)
+from support.bridge import private_bus_address, wait_connected
+from support.fakes import SPAWN_FAKE, SpawnedFakes
+from support.flood import Flood
+from support.focus import far_time
+from support.names import CONTROL_IFACE, CONTROL_NAME, CONTROL_PATH
+from support.waiting import pump_for, pump_until, wait_until
 
 TEST_TIMEOUT = 60
 

@@ -7,9 +7,10 @@ import contextlib
 import os
 from collections import Counter
 
-from conftest import NOTIF_NAME, NOTIF_PATH, SLOWDOWN, pump_for, wait_until
-from fault_support import Flood, Pinger, private_bus_address
-from test_dunst import dunst  # noqa: F401  (fixture: the bridge in spawn mode in front of dunst)
+from support.bridge import private_bus_address
+from support.flood import Flood, Pinger
+from support.names import NOTIF_NAME, NOTIF_PATH
+from support.waiting import SLOWDOWN, pump_for, wait_until
 
 TEST_TIMEOUT = 60
 

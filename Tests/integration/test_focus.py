@@ -8,11 +8,11 @@ from datetime import timedelta
 
 from gi.repository import GLib
 
-from conftest import NOTIF_NAME, wait_until
-from focus_support import config, focus_bridge, marker, watch  # noqa: F401  (fixtures)
-from focus_support import (around_now, assert_digest_shape, assert_not_forwarded, away_from_now, byte,
-                           critical_hints, decisions, fc_json, fc_ok, forwarded_summaries, history_of, hhmm,
-                           local_now, next_json, parse_ts, s, status)
+from support.focus import (around_now, assert_digest_shape, assert_not_forwarded, away_from_now, byte,
+                           critical_hints, forwarded_summaries, hhmm, local_now, parse_ts, s)
+from support.focusctl import decisions, fc_json, fc_ok, history_of, next_json, status
+from support.names import NOTIF_NAME
+from support.waiting import wait_until
 
 TEST_TIMEOUT = 30
 

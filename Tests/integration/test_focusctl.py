@@ -7,20 +7,16 @@ import subprocess
 from datetime import datetime
 from pathlib import Path
 
-from conftest import FOCUSCTL_BIN, session_env, wait_connected, wait_until
-from focus_support import config, focus_bridge, marker  # noqa: F401  (fixtures)
-from focus_support import assert_not_forwarded, byte, decisions, far_time, fc_ok
+from support.bridge import wait_connected
+from support.focus import assert_not_forwarded, byte, far_time
+from support.focusctl import decisions, fc_json, fc_ok
+from support.processes import FOCUSCTL_BIN, session_env
+from support.waiting import wait_until
 
 TEST_TIMEOUT = 30
 
 COUNT_KEYS = {"received", "delivered", "queued", "in-flight", "held-focus", "held-summary"}
 ENTRY_KEYS = {"id", "app", "summary", "body", "level", "decision", "received", "closed", "close-reason"}
-
-
-def fc_json(focusctl, *args):
-    r = focusctl(*args)
-    assert r.returncode == 0, "focusctl %s: exit %d, %s" % (" ".join(args), r.returncode, r.stderr)
-    return json.loads(r.stdout)
 
 
 def test_status_json(bridge, fake_daemon, client, focusctl):

@@ -8,8 +8,10 @@ import os
 import pytest
 from gi.repository import Gio, GLib
 
-from conftest import CAPS_BEFORE_DAEMON, NOTIF_IFACE, NOTIF_PATH, wait_until
-from policy_support import MUTE_HOUR
+from support.bridge import CAPS_BEFORE_DAEMON
+from support.names import NOTIF_IFACE, NOTIF_PATH
+from support.policy import MUTE_HOUR
+from support.waiting import wait_until
 
 TEST_TIMEOUT = 30
 

@@ -22,8 +22,11 @@ import subprocess
 import pytest
 from gi.repository import Gio, GLib
 
-from conftest import BRIDGE_BIN, NOTIF_NAME, pump_until, wait_for_name
-from desktop_support import DesktopSession, bounded_poll, unique_token
+from support.buses import wait_for_name
+from support.desktop import DesktopSession, unique_token
+from support.names import NOTIF_NAME
+from support.processes import BRIDGE_BIN
+from support.waiting import bounded_poll, pump_until
 
 TEST_TIMEOUT = 30
 SHELL = "org.gnome.Shell"

@@ -3,10 +3,9 @@ is still delivered; a held notification can be replaced and closed by its app li
 
 import signal
 
-from conftest import settle
-from focus_support import config, focus_bridge, marker  # noqa: F401  (fixtures)
-from focus_support import (assert_digest_shape, assert_not_forwarded, d, decisions, far_time, fc_json, fc_ok,
-                           forwarded_summaries, history_of, status)
+from support.clients import settle
+from support.focus import assert_digest_shape, assert_not_forwarded, d, far_time, forwarded_summaries
+from support.focusctl import decisions, fc_json, fc_ok, history_of, status
 
 TEST_TIMEOUT = 40
 

@@ -6,7 +6,9 @@ import shutil
 import pytest
 from gi.repository import GLib
 
-from conftest import NOTIF_NAME, NOTIF_PATH, run, session_env, settle
+from support.clients import settle
+from support.names import NOTIF_NAME, NOTIF_PATH
+from support.processes import run, session_env
 
 TEST_TIMEOUT = 30
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BRIDGE_BIN, FOCUSCTL_BIN, require_binary
+from support.processes import BRIDGE_BIN, FOCUSCTL_BIN, require_binary
 
 TEST_TIMEOUT = 180
 

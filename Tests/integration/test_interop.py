@@ -16,7 +16,7 @@ bridge in spawn mode (`focus-bridge --downstream spawn -- DAEMON`), checked on a
 
 A daemon whose package is not installed is skipped; scripts/install-deps.sh installs them all.
 README.md's "Works with" table names the test behind each cell. Screens of each test are kept
-as PNG files in its tmp folder. Helpers: interop_support.py.
+as PNG files in its tmp folder. Helpers: support/screens.py, support/displays.py, support/real_daemons.py.
 """
 
 import json
@@ -29,9 +29,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FOCUSCTL_BIN, pump_for, run, session_env, wait_connected, wait_for_name, wait_until
-from interop_support import (DAEMONS, SwaySession, WaylandScreen, XScreen, build_vclick, center,
-                             daemon_command, installed, real_imagemagick)
+from support.bridge import wait_connected
+from support.buses import wait_for_name
+from support.displays import SwaySession, build_vclick
+from support.processes import FOCUSCTL_BIN, run, session_env
+from support.real_daemons import DAEMONS, daemon_command, installed
+from support.screens import WaylandScreen, XScreen, center, real_imagemagick
+from support.waiting import pump_for, wait_until
 
 TEST_TIMEOUT = 45
 

@@ -11,8 +11,11 @@ import subprocess
 
 import pytest
 
-from conftest import session_env, settle, wait_until
-from focus_support import config, far_time, fc_ok, focus_bridge, history_of, status  # noqa: F401  (fixtures)
+from support.clients import settle
+from support.focus import far_time
+from support.focusctl import fc_ok, history_of, status
+from support.processes import session_env
+from support.waiting import wait_until
 
 TEST_TIMEOUT = 45
 

@@ -5,7 +5,7 @@ import re
 
 from gi.repository import GLib
 
-from conftest import pump_until
+from support.waiting import pump_until
 
 TEST_TIMEOUT = 30
 

@@ -14,7 +14,12 @@ import subprocess
 import pytest
 from gi.repository import Gio
 
-from conftest import NOTIF_IFACE, NOTIF_NAME, NOTIF_PATH, bus_call, session_env, settle, wait_connected, wait_until
+from support.bridge import wait_connected
+from support.buses import bus_call
+from support.clients import settle
+from support.names import NOTIF_IFACE, NOTIF_NAME, NOTIF_PATH
+from support.processes import session_env
+from support.waiting import wait_until
 
 TEST_TIMEOUT = 30
 DAEMON = "org.example.SessionDaemon"

@@ -13,10 +13,12 @@ import subprocess
 import pytest
 from gi.repository import GLib
 
-from conftest import (BRIDGE_BIN, CONTROL_IFACE, CONTROL_NAME, CONTROL_PATH, FOCUSCTL_BIN, require_binary,
-                      run, session_env, wait_connected, wait_until)
-from fault_support import SPAWN_FAKE, SpawnedFakes, private_bus_address
-from focus_support import config, fc_ok, focus_bridge, status  # noqa: F401  (fixtures)
+from support.bridge import private_bus_address, wait_connected
+from support.fakes import SPAWN_FAKE, SpawnedFakes
+from support.focusctl import fc_ok, status
+from support.names import CONTROL_IFACE, CONTROL_NAME, CONTROL_PATH
+from support.processes import BRIDGE_BIN, FOCUSCTL_BIN, require_binary, run, session_env
+from support.waiting import wait_until
 
 WORK = """
 [focus.work]

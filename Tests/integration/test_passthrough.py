@@ -7,7 +7,9 @@ import time
 import pytest
 from gi.repository import Gio, GLib
 
-from conftest import NOTIF_PATH, wait_for_name, wait_until
+from support.buses import wait_for_name
+from support.names import NOTIF_PATH
+from support.waiting import wait_until
 
 TEST_TIMEOUT = 30
 

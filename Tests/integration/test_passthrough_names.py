@@ -11,114 +11,25 @@
 """
 
 import subprocess
-import textwrap
 
 import pytest
 from gi.repository import GLib
 
-from conftest import NOTIF_NAME, PYTHON, LineReader, wait_for_name
+from support.buses import wait_for_name
+from support.names import NOTIF_NAME
+from support.processes import PYTHON, SUPPORT, LineReader
 
 SWAYNC = "org.erikreider.swaync.cc"
 SWAYNC_PATH = "/org/erikreider/swaync/cc"
 MAKO_PATH = "/fr/emersion/Mako"
 MAKO = "fr.emersion.Mako"
 
-FAKE_SWAYNC = textwrap.dedent('''
-    """A fake swaync: one connection owning org.freedesktop.Notifications and
-    org.erikreider.swaync.cc, like swaync. Broadcasts its signals, like swaync."""
-    import sys
-    import gi
-    gi.require_version("Gio", "2.0")
-    from gi.repository import Gio, GLib
-
-    NOTIF = """<node><interface name="org.freedesktop.Notifications">
-      <method name="Notify"><arg direction="in" type="s"/><arg direction="in" type="u"/>
-        <arg direction="in" type="s"/><arg direction="in" type="s"/><arg direction="in" type="s"/>
-        <arg direction="in" type="as"/><arg direction="in" type="a{sv}"/><arg direction="in" type="i"/>
-        <arg direction="out" type="u"/></method>
-      <method name="CloseNotification"><arg direction="in" type="u"/></method>
-      <method name="GetCapabilities"><arg direction="out" type="as"/></method>
-      <method name="GetServerInformation"><arg direction="out" type="s"/><arg direction="out" type="s"/>
-        <arg direction="out" type="s"/><arg direction="out" type="s"/></method>
-      <signal name="NotificationClosed"><arg type="u"/><arg type="u"/></signal>
-      <signal name="ActionInvoked"><arg type="u"/><arg type="s"/></signal>
-    </interface></node>"""
-    CC = """<node><interface name="org.erikreider.swaync.cc">
-      <method name="GetDnd"><arg direction="out" type="b"/></method>
-      <method name="SetDnd"><arg direction="in" type="b"/></method>
-      <method name="ToggleDnd"><arg direction="out" type="b"/></method>
-      <method name="NotificationCount"><arg direction="out" type="u"/></method>
-      <method name="CloseAllNotifications"/>
-      <signal name="SubscribeV2"><arg type="u"/><arg type="b"/><arg type="b"/><arg type="b"/></signal>
-    </interface></node>"""
-
-    conn = Gio.DBusConnection.new_for_address_sync(
-        sys.argv[1], Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT
-        | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)
-    state = {"dnd": False, "live": [], "next": 500}
-
-    def subscribe():
-        conn.emit_signal(None, "/org/erikreider/swaync/cc", "org.erikreider.swaync.cc", "SubscribeV2",
-                         GLib.Variant("(ubbb)", (len(state["live"]), state["dnd"], False, False)))
-
-    def on_notif(c, sender, path, iface, method, params, inv):
-        if method == "Notify":
-            nid = state["next"]; state["next"] += 1
-            state["live"].append(nid)
-            inv.return_value(GLib.Variant("(u)", (nid,)))
-            subscribe()
-        elif method == "CloseNotification":
-            inv.return_value(None)
-        elif method == "GetCapabilities":
-            inv.return_value(GLib.Variant("(as)", (["actions", "body", "x-swaync"],)))
-        else:
-            inv.return_value(GLib.Variant("(ssss)", ("swaync", "fake", "0", "1.2")))
-
-    def on_cc(c, sender, path, iface, method, params, inv):
-        if method == "GetDnd":
-            inv.return_value(GLib.Variant("(b)", (state["dnd"],)))
-        elif method == "SetDnd":
-            state["dnd"] = params.unpack()[0]
-            inv.return_value(None)
-            subscribe()
-        elif method == "ToggleDnd":
-            state["dnd"] = not state["dnd"]
-            inv.return_value(GLib.Variant("(b)", (state["dnd"],)))
-            subscribe()
-        elif method == "NotificationCount":
-            inv.return_value(GLib.Variant("(u)", (len(state["live"]),)))
-        elif method == "CloseAllNotifications":
-            for nid in state["live"]:
-                conn.emit_signal(None, "/org/freedesktop/Notifications", "org.freedesktop.Notifications",
-                                 "NotificationClosed", GLib.Variant("(uu)", (nid, 2)))
-            state["live"] = []
-            inv.return_value(None)
-            subscribe()
-
-    conn.register_object("/org/freedesktop/Notifications",
-                         Gio.DBusNodeInfo.new_for_xml(NOTIF).interfaces[0], on_notif, None, None)
-    conn.register_object("/org/erikreider/swaync/cc", Gio.DBusNodeInfo.new_for_xml(CC).interfaces[0],
-                         on_cc, None, None)
-    for name in ("org.freedesktop.Notifications", "org.erikreider.swaync.cc"):
-        code = conn.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                              "RequestName", GLib.Variant("(su)", (name, 4)), GLib.VariantType("(u)"),
-                              Gio.DBusCallFlags.NONE, 5000, None).unpack()[0]
-        if code != 1:
-            print("NAME-TAKEN", name, flush=True)
-            sys.exit(1)
-    loop = GLib.MainLoop()
-    GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, 15, lambda: loop.quit() or False)
-    print("READY", conn.get_unique_name(), flush=True)
-    loop.run()
-''')
 
 
 @pytest.fixture
 def fake_swaync(daemon_bus, procs, tmp_path):
-    script = tmp_path / "fake_swaync.py"
-    script.write_text(FAKE_SWAYNC)
     log = tmp_path / "fake-swaync.log"
-    proc = procs.spawn([PYTHON, str(script), daemon_bus.address], stdout=subprocess.PIPE, stderr=open(log, "ab"))
+    proc = procs.spawn([PYTHON, str(SUPPORT / "fake_swaync.py"), daemon_bus.address], stdout=subprocess.PIPE, stderr=open(log, "ab"))
     out = LineReader(proc.stdout)
     line = out.wait_for(lambda l: l.startswith(("READY", "NAME-TAKEN")), 15)
     if not line or not line.startswith("READY"):

@@ -20,8 +20,10 @@ import subprocess
 import pytest
 from gi.repository import GLib
 
-from conftest import NOTIF_NAME, NOTIF_PATH, pump_until, wait_for_name
-from desktop_support import DesktopSession, bounded_poll, unique_token
+from support.buses import wait_for_name
+from support.desktop import DesktopSession, unique_token
+from support.names import NOTIF_NAME, NOTIF_PATH
+from support.waiting import bounded_poll, pump_until
 
 TEST_TIMEOUT = 30
 PLASMA = "org.kde.plasmashell"

@@ -6,12 +6,7 @@ destructive-marker, malformed arrays tidied, and action-icons following the daem
 
 from gi.repository import GLib
 
-from policy_support import (  # noqa: F401 - fixtures are used by name
-    MARKER,
-    buttons,
-    pairs,
-    policy_bridge,
-)
+from support.policy import MARKER, buttons, pairs
 
 TEST_TIMEOUT = 30
 

@@ -8,15 +8,10 @@ import json
 import pytest
 from gi.repository import GLib
 
-from conftest import wait_until
-from policy_support import (  # noqa: F401 - fixtures are used by name
-    fc_json,
-    forwarded_urgency,
-    history_row,
-    policy_bridge,
-    sound_suppressed,
-    write_config,
-)
+from support.config_files import write_config
+from support.focusctl import fc_json
+from support.policy import forwarded_urgency, history_row, sound_suppressed
+from support.waiting import wait_until
 
 TEST_TIMEOUT = 30
 

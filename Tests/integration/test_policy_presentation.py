@@ -7,15 +7,11 @@ import base64
 
 from gi.repository import GLib
 
-from conftest import pump_for, settle, wait_connected, wait_until
-from policy_support import (  # noqa: F401 - fixtures are used by name
-    fc_json,
-    forwarded_urgency,
-    history_row,
-    policy_bridge,
-    screensaver_factory,
-    sound_suppressed,
-)
+from support.bridge import wait_connected
+from support.clients import settle
+from support.focusctl import fc_json
+from support.policy import forwarded_urgency, history_row, sound_suppressed
+from support.waiting import pump_for, wait_until
 
 TEST_TIMEOUT = 30
 

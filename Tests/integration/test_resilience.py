@@ -1,11 +1,11 @@
 """Reply first, forward after: a slow, hung, absent or restarting daemon never makes
 Notify slow or fail, and nothing accepted is lost. Startup name conflicts."""
 
-import subprocess
-from types import SimpleNamespace
-
-from conftest import (BUS_CONFIG, CAPS_BEFORE_DAEMON, CONTROL_NAME, NOTIF_NAME, FakeDaemon, LineReader, pump_until,
-                      wait_connected, wait_for_name, wait_until)
+from support.bridge import CAPS_BEFORE_DAEMON, wait_connected
+from support.buses import PrivateBus, bus_config, wait_for_name
+from support.fakes import FakeDaemon
+from support.names import CONTROL_NAME, NOTIF_NAME
+from support.waiting import pump_until, wait_until
 
 TEST_TIMEOUT = 30
 
@@ -150,21 +150,10 @@ def test_a_daemon_slower_than_the_call_timeout_keeps_the_id_mapping(bridge_facto
     assert fake_daemon.wait_call("CloseNotification", id=did)
 
 
-def start_bus_at(config, procs):
-    """A dbus-daemon with `config` (listening on a fixed unix:path); its process."""
-    proc = procs.spawn(["dbus-daemon", "--config-file=%s" % config, "--nofork", "--print-address=1"],
-                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    assert LineReader(proc.stdout).get(10), "dbus-daemon did not start"
-    return proc
-
-
 def test_address_mode_outlives_the_daemons_bus_and_reconnects(bridge_factory, procs, tmp_path, client, request):
     socket = tmp_path / "daemon-bus-socket"
-    config = tmp_path / "fixed-bus.conf"
-    config.write_text(BUS_CONFIG.replace("<listen>unix:tmpdir=/tmp</listen>", "<listen>unix:path=%s</listen>" % socket))
     address = "unix:path=%s" % socket
-    bus_proc = start_bus_at(config, procs)
-    bus = SimpleNamespace(address=address)
+    bus = PrivateBus(tmp_path, "fixed", procs, config=bus_config(listen=address))
     first = FakeDaemon(bus, procs, tmp_path, name=NOTIF_NAME, node=request.node)
     b = bridge_factory(downstream_address=address)
     wait_connected(client)
@@ -172,8 +161,7 @@ def test_address_mode_outlives_the_daemons_bus_and_reconnects(bridge_factory, pr
     first.wait_notify("shown before the bus went away")
     wait_until(lambda: client.status()["counts"]["delivered"] >= 1, 5, message="the daemon's answer never came")
 
-    bus_proc.terminate()
-    bus_proc.wait(5)
+    bus.stop()
     wait_until(lambda: "closed the connection; notifications wait" in b.stderr(), 5,
                message="the bridge did not notice its daemon's bus going away")
     assert client.wait_signal("NotificationClosed", shown).args == (shown, 4)
@@ -182,7 +170,7 @@ def test_address_mode_outlives_the_daemons_bus_and_reconnects(bridge_factory, pr
     assert client.status()["downstream"]["connected"] is False
 
     socket.unlink(missing_ok=True)
-    start_bus_at(config, procs)
+    bus = PrivateBus(tmp_path, "fixed", procs, config=bus_config(listen=address))
     second = FakeDaemon(bus, procs, tmp_path, name=NOTIF_NAME, node=request.node)
     second.wait_notify("sent while the bus is away", timeout=15)
     wait_connected(client)

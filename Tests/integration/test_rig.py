@@ -5,7 +5,10 @@ import base64
 
 from gi.repository import GLib
 
-from conftest import NOTIF_NAME, Client, pump_until, wait_for_name
+from support.buses import wait_for_name
+from support.clients import Client
+from support.names import NOTIF_NAME
+from support.waiting import pump_until
 
 TEST_TIMEOUT = 20
 

@@ -8,7 +8,7 @@ test_trust.py (who may close and replace which ID, vendor passthrough and StateC
 for the bridge's own user only), test_state.py (state.sqlite3 0600,
 folder 0700).
 
-Every test here runs on a bus that admits every user (fault_support.MultiUserBus), so that a
+Every test here runs on a bus that admits every user (support.buses.MultiUserBus), so that a
 call from user nobody reaches the bridge and the bridge itself must refuse it."""
 
 import os
@@ -18,17 +18,21 @@ import stat
 import pytest
 from gi.repository import GLib
 
-from conftest import (CONTROL_IFACE, CONTROL_NAME, CONTROL_PATH, FOCUSCTL_BIN, pump_for, run, session_env, settle,
-                      wait_connected, wait_until)
-from fault_support import SPAWN_FAKE, MultiUserBus, SpawnedFakes, private_bus_address, run_as_nobody
-from focus_support import config, far_time  # noqa: F401  (fixture)
+from support.bridge import private_bus_address, wait_connected
+from support.buses import MultiUserBus
+from support.clients import settle
+from support.fakes import SPAWN_FAKE, SpawnedFakes
+from support.focus import far_time
+from support.names import CONTROL_IFACE, CONTROL_NAME, CONTROL_PATH
+from support.processes import FOCUSCTL_BIN, run, run_as_nobody, session_env
+from support.waiting import pump_for, wait_until
 
 TEST_TIMEOUT = 45
 
 
 @pytest.fixture
 def bus(tmp_path, procs):
-    """Overrides conftest's bus for this module: every user may connect."""
+    """Overrides support.buses' bus for this module: every user may connect."""
     b = MultiUserBus(tmp_path, "session-any-user", procs)
     yield b
     b.stop()

@@ -23,106 +23,31 @@ import re
 import shutil
 import signal
 import subprocess
-import textwrap
 import time
 from pathlib import Path
 
 import pytest
 from gi.repository import Gio, GLib
 
-from conftest import BRIDGE_BIN, FOCUSCTL_BIN, PYTHON, LineReader, PrivateBus, connect, pump_until, require_binary, run, \
-    session_env, wait_connected, wait_for_name, wait_until
-from fault_support import SPAWN_FAKE, SpawnedFakes, private_bus_address, run_as_nobody
+from support.bridge import private_bus_address, wait_connected
+from support.buses import PrivateBus, bus_config, connect, wait_for_name
+from support.config_files import write_config
+from support.fakes import SPAWN_FAKE, SpawnedFakes
+from support.processes import (BRIDGE_BIN, FOCUSCTL_BIN, PYTHON, SUPPORT, LineReader, require_binary, run,
+                               run_as_nobody, session_env)
+from support.waiting import pump_until, wait_until
 
 SERVICE = "org.example.SessionService"
 SERVICE_PATH = "/org/example/SessionService"
 SERVICE_IFACE = "org.example.SessionService"
 UNLISTED = "org.example.Unlisted"
+FAKE_SESSION_SERVICE = str(SUPPORT / "fake_session_service.py")
 
-FAKE_SERVICE = textwrap.dedent('''
-    """A session service: answers, refuses, holds calls until released, emits signals.
-    Owns the names given after the address; prints READY when it has them."""
-    import sys
-    import gi
-    gi.require_version("Gio", "2.0")
-    from gi.repository import Gio, GLib
-
-    XML = """<node><interface name="org.example.SessionService">
-      <method name="Echo"><arg direction="in" type="s"/><arg direction="out" type="s"/></method>
-      <method name="Fail"><arg direction="in" type="s"/></method>
-      <method name="Caller"><arg direction="out" type="s"/></method>
-      <method name="Emit"><arg direction="in" type="s"/></method>
-      <method name="Hold"><arg direction="out" type="s"/></method>
-      <method name="Release"><arg direction="out" type="u"/></method>
-      <method name="Held"><arg direction="out" type="u"/></method>
-      <method name="ReadFd"><arg direction="in" type="h"/><arg direction="out" type="s"/></method>
-      <signal name="Changed"><arg type="s"/></signal>
-      <property name="Mood" type="s" access="read"/>
-    </interface></node>"""
-
-    address = sys.argv[1] if len(sys.argv) > 1 and sys.argv[1] != "-" else None
-    conn = (Gio.DBusConnection.new_for_address_sync(
-        address, Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT
-        | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)
-        if address else Gio.bus_get_sync(Gio.BusType.STARTER, None))
-    held = []
-
-    def on_call(c, sender, path, iface, method, params, inv):
-        if method == "Echo":
-            inv.return_value(GLib.Variant("(s)", ("session%s:%s" % (path[len("/org/example/SessionService"):],
-                                                                    params.unpack()[0]),)))
-        elif method == "Fail":
-            inv.return_dbus_error("org.example.SessionService.Error.Refused", "refused: " + params.unpack()[0])
-        elif method == "Caller":
-            inv.return_value(GLib.Variant("(s)", (sender,)))
-        elif method == "Emit":
-            conn.emit_signal(None, path, "org.example.SessionService", "Changed",
-                             GLib.Variant("(s)", (params.unpack()[0],)))
-            inv.return_value(None)
-        elif method == "Hold":
-            held.append(inv)
-        elif method == "ReadFd":
-            import os
-            fd = inv.get_message().get_unix_fd_list().get(params.unpack()[0])
-            with os.fdopen(fd) as f:
-                inv.return_value(GLib.Variant("(s)", (f.read(),)))
-        elif method == "Held":
-            inv.return_value(GLib.Variant("(u)", (len(held),)))
-        elif method == "Release":
-            n = len(held)
-            for h in held:
-                h.return_value(GLib.Variant("(s)", ("released",)))
-            del held[:]
-            inv.return_value(GLib.Variant("(u)", (n,)))
-
-    def get_property(c, sender, path, iface, prop):
-        return GLib.Variant("s", "calm")
-
-    info = Gio.DBusNodeInfo.new_for_xml(XML).interfaces[0]
-    for path in ("/org/example/SessionService", "/org/example/SessionService/sub"):
-        conn.register_object(path, info, on_call, get_property, None)
-    for name in sys.argv[2:]:
-        r = conn.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                           "RequestName", GLib.Variant("(su)", (name, 4)), GLib.VariantType("(u)"),
-                           Gio.DBusCallFlags.NONE, 5000, None).unpack()[0]
-        assert r == 1, (name, r)
-    print("READY", conn.get_unique_name(), flush=True)
-    GLib.MainLoop().run()
-''')
 
 
 # --------------------------------------------------------------------------- helpers
-def write_config(tmp_path, text):
-    cfg = tmp_path / "config" / "focus-bridge" / "config.toml"
-    cfg.parent.mkdir(parents=True, exist_ok=True)
-    cfg.write_text(text)
-    return cfg
-
-
 def start_service(procs, tmp_path, address, *names):
-    script = tmp_path / "session_service.py"
-    script.write_text(FAKE_SERVICE)
-    proc = procs.spawn([PYTHON, str(script), address, *names], stdout=subprocess.PIPE,
+    proc = procs.spawn([PYTHON, FAKE_SESSION_SERVICE, address, *names], stdout=subprocess.PIPE,
                        stderr=open(tmp_path / "session-service.log", "ab"))
     line = LineReader(proc.stdout).wait_for(lambda l: l.startswith("READY"), 10)
     assert line, "the fake session service did not start: %s" % (tmp_path / "session-service.log").read_text()
@@ -343,35 +268,20 @@ SCHEMA = """<schemalist>
 """
 
 
-class _EnvProcs:
-    """Procs that start everything with `env` (the session bus and what it activates)."""
-
-    def __init__(self, procs, env):
-        self.procs = procs
-        self.env = env
-
-    def spawn(self, argv, **kw):
-        kw.setdefault("env", self.env)
-        return self.procs.spawn(argv, **kw)
-
-
 @pytest.fixture
 def session_with_services(tmp_path, procs):
     """The test's session bus with a service folder holding only the activation files of dconf,
     the accessibility bus, xfconf and the fake session service, and the folders of a session (HOME,
     XDG_CONFIG_HOME as the bridge's, XDG_RUNTIME_DIR). Whatever it activated is killed at
     teardown (found by a marker in its environment)."""
-    import conftest
     services = tmp_path / "services"
     services.mkdir()
     for name in ("ca.desrt.dconf.service", "org.a11y.Bus.service", "org.xfce.Xfconf.service"):
         source = Path("/usr/share/dbus-1/services") / name
         if source.exists():
             shutil.copy(source, services / name)
-    script = tmp_path / "session_service.py"
-    script.write_text(FAKE_SERVICE)
     (services / ("%s.service" % SERVICE)).write_text(
-        "[D-BUS Service]\nName=%s\nExec=%s %s - %s\n" % (SERVICE, PYTHON, script, SERVICE))
+        "[D-BUS Service]\nName=%s\nExec=%s %s - %s\n" % (SERVICE, PYTHON, FAKE_SESSION_SERVICE, SERVICE))
     folders = {"HOME": tmp_path / "home", "XDG_CONFIG_HOME": tmp_path / "config",
                "XDG_RUNTIME_DIR": tmp_path / "run", "XDG_CACHE_HOME": tmp_path / "cache"}
     for folder in folders.values():
@@ -380,15 +290,8 @@ def session_with_services(tmp_path, procs):
     env = dict(os.environ, FOCUS_RELAY_TEST=marker, **{k: str(v) for k, v in folders.items()})
     for key in ("DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "AT_SPI_BUS_ADDRESS", "NO_AT_BRIDGE"):
         env.pop(key, None)
-    saved = conftest.BUS_CONFIG
-    conftest.BUS_CONFIG = saved.replace(
-        "<!-- deliberately no <servicedir>: nothing is ever auto-activated on this bus -->",
-        "<servicedir>%s</servicedir>" % services)
-    assert conftest.BUS_CONFIG != saved
-    try:
-        b = PrivateBus(tmp_path, "session-with-services", _EnvProcs(procs, env))
-    finally:
-        conftest.BUS_CONFIG = saved
+    # the bus and what it activates run with `env`
+    b = PrivateBus(tmp_path, "session-with-services", procs, config=bus_config(service_dirs=[services]), env=env)
     b.env_for_clients = {k: str(v) for k, v in folders.items() if k != "XDG_CONFIG_HOME"}
     b.client_env = dict(env, DBUS_SESSION_BUS_ADDRESS=b.address, GSETTINGS_BACKEND="dconf")
     yield b
@@ -581,7 +484,6 @@ def test_swaync_do_not_disturb_reaches_the_sessions_dconf(tmp_path):
     require_binary(BRIDGE_BIN, "focus-bridge")
     import pwd
     import tempfile
-    import conftest
     if os.geteuid() != 0:
         pytest.skip("not root: cannot run the session as nobody")
     nobody = pwd.getpwnam("nobody")
@@ -593,9 +495,7 @@ def test_swaync_do_not_disturb_reaches_the_sessions_dconf(tmp_path):
         for name in ("ca.desrt.dconf.service", "org.a11y.Bus.service"):
             if (Path("/usr/share/dbus-1/services") / name).exists():
                 shutil.copy(Path("/usr/share/dbus-1/services") / name, top / "services")
-        (top / "bus.conf").write_text(conftest.BUS_CONFIG.replace(
-            "<!-- deliberately no <servicedir>: nothing is ever auto-activated on this bus -->",
-            "<servicedir>%s/services</servicedir>" % top))
+        (top / "bus.conf").write_text(bus_config(service_dirs=[top / "services"]))
         (top / "config/focus-bridge/config.toml").write_text(
             '[downstream]\npassthrough-names = ["org.erikreider.swaync.cc"]\n')
         (top / "sway.conf").write_text("output HEADLESS-1 resolution 640x480 bg #203040 solid_color\n")

@@ -4,7 +4,8 @@ bridge's ID, and to nobody else — whether the daemon sends them only to its ca
 
 import pytest
 
-from conftest import NOTIF_PATH, settle
+from support.clients import settle
+from support.names import NOTIF_PATH
 
 TEST_TIMEOUT = 30
 

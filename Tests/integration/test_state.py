@@ -5,7 +5,8 @@ import sqlite3
 import stat
 import time
 
-from conftest import CONTROL_NAME, NOTIF_NAME, wait_until
+from support.names import CONTROL_NAME, NOTIF_NAME
+from support.waiting import wait_until
 
 TEST_TIMEOUT = 30
 

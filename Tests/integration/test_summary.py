@@ -9,10 +9,10 @@ from datetime import datetime, timedelta, timezone
 
 from gi.repository import GLib
 
-from conftest import wait_until
-from focus_support import config, focus_bridge, marker, time_shift, time_shift_lib  # noqa: F401  (fixtures)
-from focus_support import (assert_digest_shape, assert_not_forwarded, byte, d, decisions, far_time, fc_json,
-                           fc_ok, forwarded_summaries, history_of, hhmm, local_now, parse_ts, s, status)
+from support.focus import (assert_digest_shape, assert_not_forwarded, byte, d, far_time, forwarded_summaries,
+                           hhmm, local_now, parse_ts, s)
+from support.focusctl import decisions, fc_json, fc_ok, history_of, status
+from support.waiting import wait_until
 
 TEST_TIMEOUT = 30
 

@@ -1,7 +1,7 @@
 """Trust follows the Unix user and the sandbox, never a name a client claims (issue 10 §2;
 focus-bridge(1), BEHAVIOUR, "Ownership").
 
-The bus here admits every user (fault_support.MultiUserBus), so calls from user `nobody` reach
+The bus here admits every user (support.buses.MultiUserBus), so calls from user `nobody` reach
 the bridge and the bridge itself must refuse them. A Flatpak app is played the way Flatpak
 runs one: a process whose root is a folder holding `/.flatpak-info` (a mount namespace and
 chroot, as root), which the bridge reads through /proc/PID/root — never from app_name."""
@@ -15,10 +15,13 @@ import subprocess
 import pytest
 from gi.repository import Gio, GLib
 
-from conftest import (CONTROL_IFACE, CONTROL_NAME, CONTROL_PATH, NOTIF_NAME, NOTIF_PATH, pump_for, pump_until, run,
-                      session_env, settle, wait_connected)
-from fault_support import MultiUserBus, run_as_nobody
-from focus_support import config, far_time, watch  # noqa: F401  (fixtures)
+from support.bridge import wait_connected
+from support.buses import MultiUserBus
+from support.clients import settle
+from support.focus import far_time
+from support.names import CONTROL_IFACE, CONTROL_NAME, CONTROL_PATH, NOTIF_NAME, NOTIF_PATH
+from support.processes import run, run_as_nobody, session_env
+from support.waiting import pump_for, pump_until
 
 TEST_TIMEOUT = 45
 DUNST = "org.dunstproject.cmd0"
@@ -34,7 +37,7 @@ delivery = "summary"
 
 @pytest.fixture
 def bus(tmp_path, procs):
-    """Overrides conftest's bus for this module: every user may connect."""
+    """Overrides support.buses' bus for this module: every user may connect."""
     b = MultiUserBus(tmp_path, "session-any-user", procs)
     yield b
     b.stop()

@@ -15,10 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import session_env, wait_until
-from focus_support import config, focus_bridge  # noqa: F401  (fixtures)
-from focus_support import fc_json, history_of, status
-from interop_support import SwaySession
+from support.displays import SwaySession
+from support.focusctl import fc_json, history_of, status
+from support.waiting import wait_until
 
 TEST_TIMEOUT = 60
 

@@ -1,4 +1,4 @@
-"""A headless desktop session for the GNOME Shell and Plasma tests (issue 17, items 5 and 6).
+"""A headless desktop session for the GNOME Shell and Plasma tests (test_gnome.py, test_plasma.py).
 
 What the shells need and the other tests do not (FIELD-NOTES, "GNOME Shell and Plasma headless"):
 
@@ -8,19 +8,17 @@ What the shells need and the other tests do not (FIELD-NOTES, "GNOME Shell and P
 * a session bus whose service folder holds copies of only the activation files the shell needs
   (its own helpers, ca.desrt.dconf, org.a11y.Bus): never those of dunst, mako, swaync or
   xfce4-notifyd, which a stock session bus would start as soon as org.freedesktop.Notifications
-  is free;
+  is free (buses.ServiceBus);
 * the bridge started first, in `name` mode, then the shell.
 
 Everything is started once per test module (`DesktopSession`, module-scoped fixtures in the test
-files), so it keeps its own processes (conftest.Procs) and stops them itself. Every wait is
+files), so it keeps its own processes (processes.Procs) and stops them itself. Every wait is
 bounded; a condition is awaited where one can be.
 """
 
 import json
 import os
-import select
 import shutil
-import signal
 import subprocess
 import time
 from pathlib import Path
@@ -28,146 +26,12 @@ from pathlib import Path
 import pytest
 from gi.repository import GLib
 
-from conftest import (BRIDGE_BIN, CONTROL_NAME, FOCUSCTL_BIN, NOTIF_NAME, Bridge,
-                      Client, LineReader, Procs, bus_call, connect, name_owner, pump_until, session_env,
-                      wait_for_name)
-
-SERVICE_DIRS = [Path("/usr/share/dbus-1/services"), Path("/usr/local/share/dbus-1/services")]
-
-BUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>{type}</type>
-  <keep_umask/>
-  <listen>unix:tmpdir=/tmp</listen>
-  <auth>EXTERNAL</auth>
-  {servicedir}
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-    <allow user="*"/>
-  </policy>
-</busconfig>
-"""
-
-
-def bounded_poll(predicate, timeout, message, interval=0.1):
-    """For what nothing signals (a shell's JavaScript state, a process's output file): asks
-    again every `interval` until true or `timeout`; keeps the GLib main context running."""
-    deadline = time.monotonic() + timeout
-    last = None
-    while True:
-        try:
-            value = predicate()
-            if value:
-                return value
-        except Exception as exc:  # noqa: BLE001 - asked again until the deadline
-            last = exc
-        if time.monotonic() >= deadline:
-            pytest.fail(message + (" (last error: %r)" % (last,) if last else ""), pytrace=False)
-        pump_until(lambda: False, interval)
-
-
-class ServiceBus:
-    """A dbus-daemon of the session's, with the given activation files (copies) and environment:
-    what it activates inherits `env`."""
-
-    def __init__(self, root, label, procs, env, kind="session", services=()):
-        self.label = label
-        folder = Path(root) / ("%s-services" % label)
-        folder.mkdir(parents=True, exist_ok=True)
-        for name in services:
-            shutil.copy(find_service_file(name), folder / ("%s.service" % name))
-        self.service_dir = folder
-        servicedir = "<servicedir>%s</servicedir>" % folder if services else ""
-        self.config = Path(root) / ("%s-bus.conf" % label)
-        self.config.write_text(BUS_CONFIG.format(type=kind, servicedir=servicedir))
-        self.proc = procs.spawn(["dbus-daemon", "--config-file=%s" % self.config, "--nofork", "--print-address=1"],
-                                env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        fd, buf = self.proc.stdout.fileno(), b""
-        deadline = time.monotonic() + 10
-        while b"\n" not in buf:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or self.proc.poll() is not None:
-                raise RuntimeError("dbus-daemon (%s) did not print its address" % label)
-            if select.select([fd], [], [], remaining)[0]:
-                chunk = os.read(fd, 4096)
-                if not chunk:
-                    break
-                buf += chunk
-        self.address = buf.split(b"\n")[0].decode().strip()
-        self.conn = connect(self.address)
-
-    def owner(self, name):
-        return name_owner(self.conn, name)
-
-    def queued(self, name):
-        """The unique names owning `name` and waiting for it, owner first (ListQueuedOwners)."""
-        try:
-            return list(bus_call(self.conn, "ListQueuedOwners", GLib.Variant("(s)", (name,)), "(as)")[0])
-        except GLib.Error:
-            return []
-
-    def pid_of(self, name):
-        return bus_call(self.conn, "GetConnectionUnixProcessID", GLib.Variant("(s)", (name,)), "(u)")[0]
-
-    def connection_pids(self):
-        pids = set()
-        for name in bus_call(self.conn, "ListNames", None, "(as)")[0]:
-            if name.startswith(":") and name != self.conn.get_unique_name():
-                try:
-                    pids.add(self.pid_of(name))
-                except GLib.Error:
-                    pass
-        return pids
-
-    def stop(self):
-        """Stops what the bus activated (reparented: found by their connections), then the bus."""
-        if self.proc.poll() is None:
-            try:
-                pids = self.connection_pids()
-            except GLib.Error:
-                pids = set()
-            for pid in pids - {os.getpid()}:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except (ProcessLookupError, PermissionError):
-                    pass
-        try:
-            self.conn.close_sync(None)
-        except GLib.Error:
-            pass
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
-
-
-def find_service_file(name):
-    for folder in SERVICE_DIRS:
-        path = folder / ("%s.service" % name)
-        if path.is_file():
-            return path
-    raise FileNotFoundError("no activation file for %s in %s" % (name, ", ".join(map(str, SERVICE_DIRS))))
-
-
-def activation_files_offering(bus_name):
-    """The installed activation files whose Name= is `bus_name` (for the rig's own check)."""
-    found = []
-    for folder in SERVICE_DIRS:
-        if folder.is_dir():
-            for path in sorted(folder.glob("*.service")):
-                try:
-                    lines = path.read_text(errors="replace").splitlines()
-                except OSError:
-                    continue
-                if any(l.strip() == "Name=%s" % bus_name for l in lines):
-                    found.append(path)
-    return found
+from support.bridge import launch_bridge
+from support.buses import ServiceBus, bus_call
+from support.clients import Client
+from support.displays import start_xvfb
+from support.processes import BRIDGE_BIN, FOCUSCTL_BIN, LineReader, Procs, require_binary, session_env
+from support.waiting import pump_until
 
 
 class DesktopSession:
@@ -234,23 +98,9 @@ class DesktopSession:
 
     # -- the bridge -----------------------------------------------------------
     def start_bridge(self, *args, wait=True, label="bridge"):
-        if not (os.path.isfile(BRIDGE_BIN) and os.access(BRIDGE_BIN, os.X_OK)):
-            pytest.skip("focus-bridge not built yet: %s" % BRIDGE_BIN)
-        argv = [BRIDGE_BIN, *args]
-        stderr_path = self.log("%s.stderr" % label)
-        stdout_path = self.log("%s.stdout" % label)
-        proc = self.procs.spawn(argv, env=self.env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=open(stderr_path, "ab"))
-        b = Bridge(proc, self.bus, argv, self.env, stderr_path, LineReader(proc.stdout, stdout_path),
-                   self.dirs["XDG_STATE_HOME"], self.dirs["XDG_CONFIG_HOME"])
-        if wait:
-            owner = wait_for_name(self.bus.conn, NOTIF_NAME, 10, proc)
-            if not owner or proc.poll() is not None or not wait_for_name(self.bus.conn, CONTROL_NAME, 10, proc):
-                b.stop(signal.SIGKILL)
-                pytest.fail("focus-bridge did not own its names (exit %r): %s" % (proc.poll(), b.stderr_tail()),
-                            pytrace=False)
-            b.unique_name = owner
-        return b
+        return launch_bridge(self.procs, self.bus, [BRIDGE_BIN, *args], self.env, self.log("%s.stderr" % label),
+                             self.log("%s.stdout" % label), self.dirs["XDG_STATE_HOME"],
+                             self.dirs["XDG_CONFIG_HOME"], wait=wait)
 
     def client(self, label="app"):
         c = Client(self.bus.address, label)
@@ -258,8 +108,7 @@ class DesktopSession:
         return c
 
     def focusctl(self, *args, timeout=15):
-        if not (os.path.isfile(FOCUSCTL_BIN) and os.access(FOCUSCTL_BIN, os.X_OK)):
-            pytest.skip("focusctl not built yet: %s" % FOCUSCTL_BIN)
+        require_binary(FOCUSCTL_BIN, "focusctl")
         r = self.run([FOCUSCTL_BIN, *args], timeout=timeout)
         assert r.returncode == 0, "focusctl %s exited %d: %s%s" % (" ".join(args), r.returncode, r.stdout, r.stderr)
         return r.stdout
@@ -387,31 +236,6 @@ class NotifyMonitor:
         return [m["payload"]["data"][1] for m in self.messages
                 if m.get("type") == "signal" and m.get("member") == "NotificationClosed"
                 and m.get("sender") == self.destination and m["payload"]["data"][0] == daemon_id]
-
-
-def start_xvfb(procs, log_path):
-    """An Xvfb display of its own (-displayfd: never a fixed number); returns (":N", proc)."""
-    if not shutil.which("Xvfb"):
-        pytest.skip("Xvfb not installed")
-    rfd, wfd = os.pipe()
-    proc = procs.spawn(["Xvfb", "-displayfd", str(wfd), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-                       pass_fds=(wfd,), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                       stderr=open(log_path, "ab"))
-    os.close(wfd)
-    buf = b""
-    deadline = time.monotonic() + 15
-    try:
-        while b"\n" not in buf and time.monotonic() < deadline and proc.poll() is None:
-            if select.select([rfd], [], [], max(0.0, deadline - time.monotonic()))[0]:
-                chunk = os.read(rfd, 64)
-                if not chunk:
-                    break
-                buf += chunk
-    finally:
-        os.close(rfd)
-    if not buf.strip():
-        pytest.fail("Xvfb did not start: %s" % Path(log_path).read_text()[-500:], pytrace=False)
-    return ":" + buf.decode().strip(), proc
 
 
 def unique_token(prefix):

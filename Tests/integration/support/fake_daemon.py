@@ -20,7 +20,7 @@ It connects to the bus at ADDRESS (default: $DBUS_SESSION_BUS_ADDRESS), owns NAM
   paused (rw), displayedLength, version; signal FakeVendorSignal).
 * /fr/emersion/Mako, fr.emersion.Mako: a makoctl-like interface on another object path.
 * /org/focusbridge/Test, org.focusbridge.Test.FakeDaemon: the test-control interface
-  (see CONTROL_XML below).
+  (interfaces/org.focusbridge.Test.FakeDaemon.xml).
 
 When the name is owned it prints "READY <unique-name>" on stdout. It exits 0 on SIGTERM
 and when it loses the name (like dunst and friends), printing "NAME-LOST" first.
@@ -33,6 +33,7 @@ import os
 import signal
 import sys
 import time
+from pathlib import Path
 
 import gi
 
@@ -53,147 +54,13 @@ DEFAULT_CAPS = [
     "persistence", "inline-reply", "x-fake-daemon",
 ]
 
-NOTIF_XML = """
-<node>
-  <interface name="org.freedesktop.Notifications">
-    <method name="Notify">
-      <arg direction="in" type="s" name="app_name"/>
-      <arg direction="in" type="u" name="replaces_id"/>
-      <arg direction="in" type="s" name="app_icon"/>
-      <arg direction="in" type="s" name="summary"/>
-      <arg direction="in" type="s" name="body"/>
-      <arg direction="in" type="as" name="actions"/>
-      <arg direction="in" type="a{sv}" name="hints"/>
-      <arg direction="in" type="i" name="expire_timeout"/>
-      <arg direction="out" type="u" name="id"/>
-    </method>
-    <method name="CloseNotification">
-      <arg direction="in" type="u" name="id"/>
-    </method>
-    <method name="GetCapabilities">
-      <arg direction="out" type="as" name="capabilities"/>
-    </method>
-    <method name="GetServerInformation">
-      <arg direction="out" type="s" name="name"/>
-      <arg direction="out" type="s" name="vendor"/>
-      <arg direction="out" type="s" name="version"/>
-      <arg direction="out" type="s" name="spec_version"/>
-    </method>
-    <signal name="NotificationClosed">
-      <arg type="u" name="id"/>
-      <arg type="u" name="reason"/>
-    </signal>
-    <signal name="ActionInvoked">
-      <arg type="u" name="id"/>
-      <arg type="s" name="action_key"/>
-    </signal>
-    <signal name="ActivationToken">
-      <arg type="u" name="id"/>
-      <arg type="s" name="activation_token"/>
-    </signal>
-    <signal name="NotificationReplied">
-      <arg type="u" name="id"/>
-      <arg type="s" name="text"/>
-    </signal>
-  </interface>
-  <interface name="org.dunstproject.cmd0">
-    <method name="Ping"/>
-    <method name="Echo">
-      <arg direction="in" type="s" name="text"/>
-      <arg direction="out" type="s" name="reply"/>
-    </method>
-    <method name="EchoVariant">
-      <arg direction="in" type="v" name="value"/>
-      <arg direction="out" type="v" name="value"/>
-    </method>
-    <method name="Fail"/>
-    <method name="NotificationCloseAll"/>
-    <property name="paused" type="b" access="readwrite"/>
-    <property name="displayedLength" type="u" access="read"/>
-    <property name="version" type="s" access="read"/>
-    <signal name="FakeVendorSignal">
-      <arg type="s" name="text"/>
-    </signal>
-  </interface>
-</node>
-"""
-
-MAKO_XML = """
-<node>
-  <interface name="fr.emersion.Mako">
-    <method name="ListNotifications">
-      <arg direction="out" type="aa{sv}" name="notifications"/>
-    </method>
-    <method name="DismissAllNotifications"/>
-  </interface>
-</node>
-"""
-
-CONTROL_XML = """
-<node>
-  <interface name="org.focusbridge.Test.FakeDaemon">
-    <!-- with --serve-later: start serving /org/freedesktop/Notifications now -->
-    <method name="Serve"/>
-    <!-- every recorded call, oldest first, as a JSON array -->
-    <method name="GetCalls">
-      <arg direction="out" type="s" name="json"/>
-    </method>
-    <method name="ClearCalls"/>
-    <!-- {"max_outstanding": N, "outstanding": N, "notify_count": N, ...} -->
-    <method name="GetStats">
-      <arg direction="out" type="s" name="json"/>
-    </method>
-    <!-- seconds per Notify; blocking=true sleeps in the handler (a plain slow daemon),
-         blocking=false answers later from a timer (calls overlap) -->
-    <method name="SetDelay">
-      <arg direction="in" type="d" name="seconds"/>
-      <arg direction="in" type="b" name="blocking"/>
-    </method>
-    <method name="SetCapabilities">
-      <arg direction="in" type="as" name="capabilities"/>
-    </method>
-    <!-- "unicast" (like dunst) or "broadcast" (like xfce4-notifyd) -->
-    <method name="SetSignalStyle">
-      <arg direction="in" type="s" name="style"/>
-    </method>
-    <!-- style "" = the configured default.  A non-empty token is sent first as
-         ActivationToken, then ActionInvoked. -->
-    <method name="EmitActionInvoked">
-      <arg direction="in" type="u" name="id"/>
-      <arg direction="in" type="s" name="key"/>
-      <arg direction="in" type="s" name="token"/>
-      <arg direction="in" type="s" name="style"/>
-    </method>
-    <method name="EmitActivationToken">
-      <arg direction="in" type="u" name="id"/>
-      <arg direction="in" type="s" name="token"/>
-      <arg direction="in" type="s" name="style"/>
-    </method>
-    <method name="EmitNotificationClosed">
-      <arg direction="in" type="u" name="id"/>
-      <arg direction="in" type="u" name="reason"/>
-      <arg direction="in" type="s" name="style"/>
-    </method>
-    <method name="EmitNotificationReplied">
-      <arg direction="in" type="u" name="id"/>
-      <arg direction="in" type="s" name="text"/>
-      <arg direction="in" type="s" name="style"/>
-    </method>
-    <!-- broadcasts org.dunstproject.cmd0.FakeVendorSignal(text) on NOTIF_PATH -->
-    <method name="EmitVendorSignal">
-      <arg direction="in" type="s" name="text"/>
-    </method>
-    <!-- the caller receives Called(json) unicast for every recorded call -->
-    <method name="Watch"/>
-    <method name="GetPid">
-      <arg direction="out" type="u" name="pid"/>
-    </method>
-    <signal name="Called">
-      <arg type="s" name="json"/>
-    </signal>
-  </interface>
-</node>
-"""
+HERE = Path(__file__).resolve().parent
+# The standard interface exactly as the bridge serves it (the repository's dbus/ folder); the fake
+# daemon's own interfaces beside this file.
+NOTIF_XML = (HERE.parent.parent.parent / "dbus" / "org.freedesktop.Notifications.xml").read_text()
+VENDOR_XML = (HERE / "interfaces" / "org.dunstproject.cmd0.xml").read_text()
+MAKO_XML = (HERE / "interfaces" / "fr.emersion.Mako.xml").read_text()
+CONTROL_XML = (HERE / "interfaces" / "org.focusbridge.Test.FakeDaemon.xml").read_text()
 
 
 def guarded(handler):
@@ -243,12 +110,13 @@ class FakeDaemon:
         self.conn.connect("closed", lambda *a: self.quit(3))
 
         notif_node = Gio.DBusNodeInfo.new_for_xml(NOTIF_XML)
+        vendor_node = Gio.DBusNodeInfo.new_for_xml(VENDOR_XML)
         mako_node = Gio.DBusNodeInfo.new_for_xml(MAKO_XML)
         control_node = Gio.DBusNodeInfo.new_for_xml(CONTROL_XML)
         def serve():
             self.conn.register_object(NOTIF_PATH, notif_node.interfaces[0], self.on_notif_call, None, None)
             self.conn.register_object(
-                NOTIF_PATH, notif_node.interfaces[1], self.on_dunst_call, self.on_dunst_get, self.on_dunst_set
+                NOTIF_PATH, vendor_node.interfaces[0], self.on_dunst_call, self.on_dunst_get, self.on_dunst_set
             )
         # --serve-later plays a shell whose name appears before its notification object does
         self.serve = serve
