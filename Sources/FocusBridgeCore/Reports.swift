@@ -177,9 +177,12 @@ public struct HistoryReport: Codable, Equatable, Sendable {
     public var received: String
     public var closed: String?
     public var closeReason: UInt32?
+    /// The whole fate in one line (`Fate`), and its steps.
+    public var fate: String?
+    public var steps: [FateStepReport]?
 
     enum CodingKeys: String, CodingKey {
-        case id, app, summary, body, level, decision, received, closed
+        case id, app, summary, body, level, decision, received, closed, fate, steps
         case closeReason = "close-reason"
     }
 
@@ -193,6 +196,8 @@ public struct HistoryReport: Codable, Equatable, Sendable {
         received = Timestamp.string(entry.received)
         closed = entry.closed.map(Timestamp.string)
         closeReason = entry.closeReason
+        fate = entry.fate()
+        steps = entry.steps.map(FateStepReport.init)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -206,6 +211,8 @@ public struct HistoryReport: Codable, Equatable, Sendable {
         try container.encode(received, forKey: .received)
         try container.encode(closed, forKey: .closed)
         try container.encode(closeReason, forKey: .closeReason)
+        try container.encode(fate, forKey: .fate)
+        try container.encode(steps ?? [], forKey: .steps)
     }
 }
 
