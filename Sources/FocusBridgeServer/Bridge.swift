@@ -13,13 +13,13 @@ final class Bridge {
 
     let bus: BusConnection
     let senders: SenderDirectory
-    private let store: Store
+    let store: Store
     let logger: Logger
     let clock: Clock
     private let ids: IDSource
-    private let commit: GroupCommit
+    let commit: GroupCommit
     let held: HeldRegistry
-    private let forwarder: Forwarder
+    let forwarder: Forwarder
     private let collapses = FloodCollapse()
     private let signals: NotificationSignals
     private var recent = DuplicateTracker()
@@ -117,8 +117,9 @@ final class Bridge {
         let notification = arguments.request
         forwarder.handled(0, bytes: arguments.byteCount)
         let app = AppIdentity.resolve(notification, process: process)
+        let context = policyContext()
         let intake = Intake.take(notification, app: app, caller: caller, payloadBytes: arguments.byteCount,
-                                 context: policyContext(), focusName: activeFocus?.name, table: forwarder.table,
+                                 context: context, focusName: activeFocus?.name, table: forwarder.table,
                                  held: held.holders(of:))
         let decision = intake.decision
         if intake.tooHeavyToHold {
@@ -126,7 +127,8 @@ final class Bridge {
         }
         let id = switch intake.id { case .new: ids.next(); case .existing(let id): id }
         let history = HistoryEntry(id: id, app: app.key, summary: notification.summary, body: notification.body,
-                                   level: decision.level, decision: decision.outcome, received: clock.now)
+                                   level: decision.level, decision: decision.outcome, received: clock.now,
+                                   kept: KeptRequest(notification, decision: decision, context: context, focusName: activeFocus?.name))
         received += 1
         logger.debug("notification \(id): \(decision.trace.joined(separator: "; "))")
         if intake.releasesHeld { held.release([id]) }
@@ -195,6 +197,7 @@ final class Bridge {
         if counts { flood.delivered(shown.app.key, at: clock.now) }
         release(forwarder.track(id, appKey: shown.app.key, holders: holders, actionKeys: shown.actions.originalKeys))
         recent.delivered(id, appKey: shown.app.key, summary: request.summary, body: request.body, at: clock.now)
+        noteDaemonQuiet(id)
         forwarder.send(arguments.forwarded(id: id, request: request, shown: shown,
                                            process: processID.map { ProcessIdentity(processID: $0) }))
     }

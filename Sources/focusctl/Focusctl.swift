@@ -10,7 +10,7 @@ struct Focusctl: ParsableCommand {
         abstract: "Control and inspect FocusBridge.",
         version: focusBridgeVersion,
         subcommands: [StatusCommand.self, FocusCommand.self, DndCommand.self, SilentCommand.self, SummaryCommand.self, HistoryCommand.self,
-                      ExplainCommand.self, CheckConfigCommand.self, ReloadCommand.self, WatchCommand.self])
+                      ExplainCommand.self, ShowCommand.self, DismissCommand.self, DigestCommand.self, CheckConfigCommand.self, ReloadCommand.self, WatchCommand.self])
 
     /// A misspelt command word is answered before the parser's longer answer.
     static func main() {
