@@ -131,7 +131,10 @@ public enum Fate {
 
     /// `HH:MM` in the process's time zone (the daemon's answer; focusctl writes its own).
     public static func localTime(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.isFinite ? date.timeIntervalSince1970 : 0)
+        // A stored time is not trusted: one no calendar can say is written as "?", never trapped on.
+        let raw = date.timeIntervalSince1970
+        guard raw.isFinite, abs(raw) < 253_402_300_800 else { return "?" }
+        var seconds = time_t(raw)
         var parts = tm()
         localtime_r(&seconds, &parts)
         return String(format: "%02d:%02d", Int(parts.tm_hour), Int(parts.tm_min))

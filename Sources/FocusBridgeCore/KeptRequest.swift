@@ -49,7 +49,7 @@ public struct KeptRequest: Codable, Equatable, Sendable {
         self.appName = KeptText.appKey(appName)
         self.appSource = KeptText.cut(appSource, maxBytes: 64)
         self.appIcon = KeptText.cut(appIcon, maxBytes: Self.maxHintValueBytes)
-        self.actions = Array(actions.prefix(Self.maxActions * 2)).map { KeptText.cut($0, maxBytes: Self.maxActionBytes * 2 + 1) }
+        self.actions = Array(actions.prefix(Self.maxActions)).map { KeptText.cut($0, maxBytes: Self.maxActionBytes * 2 + 1) }
         self.hints = Self.bounded(hints)
         self.replacesID = replacesID
         self.expireTimeout = expireTimeout

@@ -29,6 +29,10 @@ final class FateTests: XCTestCase {
                        "a dropped one is told it was dismissed as it is handed out: no end of its own")
         XCTAssertEqual(Fate.end(4), "closed (undefined: the daemon went away or the bridge gave it up)")
         XCTAssertEqual(Fate.end(77), "closed (reason 77)")
+        // a stored time no calendar can say is written as "?", never trapped on
+        XCTAssertEqual(Fate.localTime(Date(timeIntervalSince1970: 1e300)), "?")
+        XCTAssertEqual(Fate.line(decision: .heldFocus, steps: Fate.decode("in-digest\t1e300\t3\t"), closeReason: nil,
+                                 time: Fate.localTime), "held-focus → in digest 3 at ?")
     }
 
     func testStoredStepsRoundTripAndStayBounded() {
