@@ -82,16 +82,17 @@ public struct KeptRequest: Codable, Equatable, Sendable {
     /// take are left out.
     public static func hintTexts(_ hints: [String: HintValue]) -> [String] {
         var texts: [String] = []
-        let names = hints.keys.sorted { a, b in
+        texts.reserveCapacity(hints.count)
+        let names = hints.count < 2 ? Array(hints.keys) : hints.keys.sorted { a, b in
             let (first, second) = (decisive.contains(a) || a.hasPrefix("x-focus-"), decisive.contains(b) || b.hasPrefix("x-focus-"))
             return first != second ? first : a < b
         }
         for name in names where !name.contains(":") && !name.isEmpty && name.utf8.count <= 64 {
             let value: String
             switch hints[name]! {
-            case .string(let text): value = "string:\(name):" + KeptText.cut(text, maxBytes: maxHintValueBytes)
-            case .integer(let number): value = (name == "urgency" ? "byte" : "int") + ":\(name):\(number)"
-            case .bool(let flag): value = "boolean:\(name):\(flag)"
+            case .string(let text): value = "string:" + name + ":" + KeptText.cut(text, maxBytes: maxHintValueBytes)
+            case .integer(let number): value = (name == "urgency" ? "byte:" : "int:") + name + ":" + String(number)
+            case .bool(let flag): value = "boolean:" + name + (flag ? ":true" : ":false")
             case .double(let number): value = "double:\(name):\(number)"
             case .strings(let items):
                 value = "strings:\(name):" + KeptText.cut(items.prefix(maxListItems).filter { !$0.contains(",") }
@@ -145,10 +146,63 @@ public struct KeptRequest: Codable, Equatable, Sendable {
         return nil
     }
 
-    /// The stored form (JSON); nil when it cannot be written.
+    /// The stored form: the JSON `Codable` reads, written by hand (it is written on the path of
+    /// every `Notify`, where `JSONEncoder` would cost several times the decision itself).
     public var stored: String? {
-        let text = JSONText.encode(self)
-        return text == "null" ? nil : text
+        var out: [UInt8] = []
+        out.reserveCapacity(256 + trace.reduce(0) { $0 + $1.utf8.count } + hints.reduce(0) { $0 + $1.utf8.count })
+        func key(_ name: String) {
+            out.append(out.isEmpty ? UInt8(ascii: "{") : UInt8(ascii: ","))
+            Self.quote(name, into: &out)
+            out.append(UInt8(ascii: ":"))
+        }
+        func list(_ items: [String]) {
+            out.append(UInt8(ascii: "["))
+            for (index, item) in items.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                Self.quote(item, into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        key("app-name"); Self.quote(appName, into: &out)
+        key("app-source"); Self.quote(appSource, into: &out)
+        key("app-icon"); Self.quote(appIcon, into: &out)
+        key("actions"); list(actions)
+        key("hints"); list(hints)
+        key("replaces-id"); out += Array(String(replacesID).utf8)
+        key("expire-timeout"); out += Array(String(expireTimeout).utf8)
+        key("focus")
+        if let focus { Self.quote(focus, into: &out) } else { out += Array("null".utf8) }
+        key("silent"); out += Array((silent ? "true" : "false").utf8)
+        key("screen-locked"); out += Array((screenLocked ? "true" : "false").utf8)
+        key("trace"); list(trace)
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `text` as a JSON string literal.
+    static func quote(_ text: String, into out: inout [UInt8]) {
+        let hex = Array("0123456789abcdef".utf8)
+        out.append(UInt8(ascii: "\""))
+        // Most texts need no escape: copied at once.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out.append(contentsOf: text.utf8)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                out.append(UInt8(ascii: "\\"))
+                out.append(byte)
+            case 0..<0x20:
+                out += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                        hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            default:
+                out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
     }
 
     /// A stored form read back; nil when absent or not readable (an older row, a damaged one).

@@ -88,3 +88,18 @@ final class FateTests: XCTestCase {
                        ["category: none (no --category)", "actions: none (no --action)"])
     }
 }
+
+extension FateTests {
+    func testTheStoredFormIsJSONThatReadsBack() throws {
+        let kept = KeptRequest(appName: "Sl\"ack\\", appSource: "app_name", appIcon: "icon\u{1}", actions: ["k=L\n", "é=ü"],
+                               hints: ["string:category:im.received", "string:x-q:\"quoted\"\ttab"], replacesID: 4,
+                               expireTimeout: -1, focus: "wörk", silent: true, screenLocked: false,
+                               trace: ["a \u{7f} line", "🙂"])
+        let text = try XCTUnwrap(kept.stored)
+        XCTAssertEqual(KeptRequest.read(text), kept)
+        XCTAssertNotNil(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        var none = kept
+        none.focus = nil
+        XCTAssertEqual(KeptRequest.read(none.stored), none)
+    }
+}
