@@ -159,3 +159,23 @@ public struct FateActionReport: Codable, Equatable, Sendable {
         try container.encode(message, forKey: .message)
     }
 }
+
+/// `focusctl explain --app … --json`: the decision (`DecisionReport`'s keys, at the top level)
+/// and `assumed`, what the request did not say (`Explanation.assumed`).
+public struct ExplainAnswer: Encodable, Sendable {
+    public var decision: DecisionReport
+    public var assumed: [String]
+
+    enum CodingKeys: String, CodingKey { case assumed }
+
+    public init(_ decision: DecisionReport, assumed: [String]) {
+        self.decision = decision
+        self.assumed = assumed
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        try decision.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(assumed, forKey: .assumed)
+    }
+}

@@ -89,12 +89,12 @@ struct ExplainCommand: ParsableCommand {
             do { _ = try request.notification() } catch { ControlClient.fail("focusctl: \(error.description)", code: 1) }
             result = ControlClient().report(DecisionReport.self, "Explain", .tuple([.string(JSONText.encode(request))])).value
         }
+        let assumed = Explanation.assumed(request)
         if json {
-            print(JSONText.encode(result))
+            print(JSONText.encode(ExplainAnswer(result, assumed: assumed)))
             return
         }
         print(Self.render(result))
-        let assumed = Explanation.assumed(request)
         if !assumed.isEmpty {
             print("Assumed (not given):\n" + assumed.map { "  - " + $0 }.joined(separator: "\n"))
         }

@@ -266,6 +266,10 @@ def test_explain_id_tells_then_and_now(focus_bridge, fake_daemon, client, focusc
     described = fc_ok(focusctl, "explain", "--app", "Slack").stdout
     assert "held-focus" in described and "Assumed (not given):" in described, described
     assert "  - category: none (no --category)" in described, described
+    answer = fc_json(focusctl, "explain", "--json", "--app", "Slack", "--category", "im.received", "--summary",
+                     "Team Lead", "--focus", "work", "--at", "10:00", "--action", "reply=Reply", "--urgency", "normal")
+    assert (answer["decision"], answer["assumed"]) == ("delivered", []), answer
+    assert "category: none (no --category)" in fc_json(focusctl, "explain", "--json", "--app", "Slack")["assumed"]
 
     text = fc_ok(focusctl, "explain", str(held)).stdout
     assert re.search(r"^Then +work was on$", text, re.M), text
