@@ -112,11 +112,17 @@ public enum Fate {
     }
 
     /// The whole fate in one line: the decision, each step (a daemon-quiet step qualifies the
-    /// one before it: `delivered (dunst paused)`), then the end when there was one.
-    public static func line(decision: DeliveryOutcome, steps: [FateStep], closeReason: UInt32?,
+    /// one before it: `delivered (dunst paused)`), and the end when there was one, in the order
+    /// they happened (`closed`: when it ended; a copy shown after the end comes after it).
+    public static func line(decision: DeliveryOutcome, steps: [FateStep], closeReason: UInt32?, closed: Date? = nil,
                             time: (Date) -> String) -> String {
         var parts = [decision.rawValue]
+        var ended = decision == .dropped || closeReason == nil
         for step in steps {
+            if !ended, let closed, let closeReason, step.at > closed {
+                parts.append(end(closeReason))
+                ended = true
+            }
             let text = words(step, time: time)
             if step.kind == FateStep.Kind.daemonQuiet.rawValue {
                 parts[parts.count - 1] += " " + text
@@ -125,7 +131,7 @@ public enum Fate {
             }
         }
         // A dropped notification is told it was dismissed as it is handed out: no step of its own.
-        if let closeReason, decision != .dropped { parts.append(end(closeReason)) }
+        if !ended, let closeReason { parts.append(end(closeReason)) }
         return parts.joined(separator: " → ")
     }
 

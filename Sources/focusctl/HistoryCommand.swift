@@ -47,7 +47,7 @@ struct HistoryCommand: ParsableCommand {
     /// `held-focus → in digest 12 at 18:02 → replayed by Show All`, in local time.
     static func fate(_ entry: HistoryReport) -> String {
         guard let decision = DeliveryOutcome(rawValue: entry.decision) else { return entry.fate ?? entry.decision }
-        return Fate.line(decision: decision, steps: (entry.steps ?? []).map(\.fateStep), closeReason: entry.closeReason,
+        return Fate.line(decision: decision, steps: (entry.steps ?? []).map(\.fateStep), closeReason: entry.closeReason, closed: entry.closed.flatMap(Timestamp.parse),
                          time: { LocalTime.string($0) })
     }
 }

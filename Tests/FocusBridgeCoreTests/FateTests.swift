@@ -27,6 +27,11 @@ final class FateTests: XCTestCase {
                        "delivered → muted")
         XCTAssertEqual(Fate.line(decision: .dropped, steps: [], closeReason: 2, time: time), "dropped",
                        "a dropped one is told it was dismissed as it is handed out: no end of its own")
+        XCTAssertEqual(Fate.line(decision: .delivered, steps: [FateStep(.shownAgain, at: at + 10, number: 40)], closeReason: 2,
+                                 closed: at + 5, time: time), "delivered → dismissed → shown again as 40",
+                       "a copy shown after the end comes after it")
+        XCTAssertEqual(Fate.line(decision: .heldFocus, steps: [FateStep(.replayed, at: at + 1, detail: "Show All")],
+                                 closeReason: 1, closed: at + 5, time: time), "held-focus → replayed by Show All → expired")
         XCTAssertEqual(Fate.end(4), "closed (undefined: the daemon went away or the bridge gave it up)")
         XCTAssertEqual(Fate.end(77), "closed (reason 77)")
         // a stored time no calendar can say is written as "?", never trapped on

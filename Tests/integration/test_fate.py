@@ -9,6 +9,7 @@ paused says so in history."""
 import json
 import re
 import subprocess
+import time
 
 import pytest
 
@@ -308,3 +309,51 @@ def test_history_marks_what_was_delivered_while_dunst_was_paused(dunst, focusctl
     after = c.notify("After the pause", app="DunstTest")
     settle(c)
     assert "paused" not in history_of(focusctl, after)["fate"]
+
+
+# --------------------------------------------------------------------------- a state file from before
+def test_a_history_row_from_before_is_explained_and_shown_from_what_it_has(bridge_factory, fake_daemon, make_client,
+                                                                           focusctl, tmp_path):
+    """A state file written by the release before history kept requests and fates (migrations
+    up to v5-held-holders): its rows are listed with their decision and end, explained from
+    their app, summary and body, and shown again."""
+    import sqlite3
+    from conftest import wait_connected
+    folder = tmp_path / "state" / "focus-bridge"
+    folder.mkdir(parents=True)
+    db = sqlite3.connect(folder / "state.sqlite3")
+    # an hour ago: within history-days, ended before anything the bridge does now
+    received = int(time.time()) - 3600
+    db.executescript("""
+        CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+        INSERT INTO grdb_migrations VALUES ('v1'), ('v2-held'), ('v3-no-app-index'), ('v4-history-rowid'),
+            ('v5-held-holders');
+        CREATE TABLE setting (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+        CREATE TABLE history (row INTEGER PRIMARY KEY, id INTEGER NOT NULL, app TEXT NOT NULL,
+            summary TEXT NOT NULL, body TEXT NOT NULL, level TEXT NOT NULL, decision TEXT NOT NULL,
+            received DOUBLE NOT NULL, closed DOUBLE, close_reason INTEGER);
+        CREATE INDEX history_id ON history(id);
+        CREATE TABLE held (id INTEGER PRIMARY KEY, kind TEXT NOT NULL, focus TEXT, app TEXT NOT NULL,
+            summary TEXT NOT NULL, body TEXT NOT NULL, level TEXT NOT NULL, relevance DOUBLE NOT NULL,
+            received DOUBLE NOT NULL, sender TEXT NOT NULL, pid INTEGER, digest INTEGER,
+            payload_type TEXT NOT NULL, payload BLOB NOT NULL, holders TEXT);
+        INSERT INTO setting VALUES ('id-high-water', '1024');
+        INSERT INTO history (id, app, summary, body, level, decision, received, closed, close_reason) VALUES
+            (7, 'Mail', 'Old mail', 'from before', 'active', 'delivered', %d, %d, 2);
+    """ % (received, received + 5))
+    db.commit()
+    db.close()
+    bridge_factory()
+    wait_connected(make_client("watcher"), 10)
+    row = history_of(focusctl, 7)
+    assert (row["fate"], row["steps"]) == ("delivered → dismissed", []), row
+    report = fc_json(focusctl, "explain", "7", "--json")
+    assert report["then"] is None and report["app-source"] is None, report
+    assert report["now"]["decision"] == "delivered"
+    text = fc_ok(focusctl, "explain", "7").stdout
+    assert "Received before focus-bridge kept hints, actions and the Focus of each notification" in text, text
+    copy = fc_json(focusctl, "show", "7", "--json")["copy"]
+    rec = fake_daemon.wait_notify("Old mail")
+    assert (rec["app_name"], rec["body"], rec["actions"]) == ("Mail", "from before", [])
+    assert copy > 1024, "the copy's ID comes after the stored high-water mark"
+    assert history_of(focusctl, 7)["fate"] == "delivered → dismissed → shown again as %d" % copy
