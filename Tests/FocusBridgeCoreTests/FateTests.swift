@@ -108,3 +108,12 @@ extension FateTests {
         XCTAssertEqual(KeptRequest.read(none.stored), none)
     }
 }
+
+extension FateTests {
+    func testFateReportsWriteNullNotNothing() {
+        XCTAssertEqual(JSONText.encode(FateActionReport(action: "dismiss", ids: [], message: "m")),
+                       #"{"action":"dismiss","copy":null,"digest":null,"ids":[],"message":"m"}"#)
+        XCTAssertEqual(JSONText.encode(FateStepReport(FateStep(.replayed, at: Date(timeIntervalSince1970: 0)))),
+                       #"{"at":"1970-01-01T00:00:00.000Z","detail":null,"number":null,"step":"replayed"}"#)
+    }
+}
