@@ -87,11 +87,16 @@ public enum Fate {
     // MARK: In words
 
     /// What a close reason means for a notification's fate.
-    public static func end(_ reason: UInt32) -> String {
+    /// The app key of the bridge's own notifications (digests, "N more", copies shown again).
+    public static let ownApp = "FocusBridge"
+
+    /// What a close reason means for a notification's fate; `own`: one of the bridge's own, which
+    /// the bridge closes itself (a digest once acted on).
+    public static func end(_ reason: UInt32, own: Bool = false) -> String {
         switch CloseReason(rawValue: reason) {
         case .expired: "expired"
         case .dismissed: "dismissed"
-        case .closedByCall: "closed by the app"
+        case .closedByCall: own ? "closed by focus-bridge" : "closed by the app"
         case .undefined: "closed (undefined: the daemon went away or the bridge gave it up)"
         default: "closed (reason \(reason))"
         }
@@ -115,12 +120,12 @@ public enum Fate {
     /// one before it: `delivered (dunst paused)`), and the end when there was one, in the order
     /// they happened (`closed`: when it ended; a copy shown after the end comes after it).
     public static func line(decision: DeliveryOutcome, steps: [FateStep], closeReason: UInt32?, closed: Date? = nil,
-                            time: (Date) -> String) -> String {
+                            own: Bool = false, time: (Date) -> String) -> String {
         var parts = [decision.rawValue]
         var ended = decision == .dropped || closeReason == nil
         for step in steps {
             if !ended, let closed, let closeReason, step.at > closed {
-                parts.append(end(closeReason))
+                parts.append(end(closeReason, own: own))
                 ended = true
             }
             let text = words(step, time: time)
@@ -131,7 +136,7 @@ public enum Fate {
             }
         }
         // A dropped notification is told it was dismissed as it is handed out: no step of its own.
-        if !ended, let closeReason { parts.append(end(closeReason)) }
+        if !ended, let closeReason { parts.append(end(closeReason, own: own)) }
         return parts.joined(separator: " → ")
     }
 

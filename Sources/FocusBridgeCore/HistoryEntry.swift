@@ -35,6 +35,7 @@ public struct HistoryEntry: Equatable, Sendable {
 
     /// Its fate in one line (`held-focus → in digest 12 at 18:02 → dismissed`).
     public func fate(time: (Date) -> String = Fate.localTime) -> String {
-        Fate.line(decision: decision, steps: steps, closeReason: closeReason, closed: closed, time: time)
+        Fate.line(decision: decision, steps: steps, closeReason: closeReason, closed: closed,
+                  own: app == Fate.ownApp, time: time)
     }
 }

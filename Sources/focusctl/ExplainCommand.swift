@@ -110,7 +110,9 @@ struct ExplainCommand: ParsableCommand {
     static func render(_ report: ExplainIDReport) -> String {
         let received = Timestamp.parse(report.received).map { LocalTime.string($0, always: true) } ?? report.received
         let fate = DeliveryOutcome(rawValue: report.decision).map {
-            Fate.line(decision: $0, steps: report.steps.map(\.fateStep), closeReason: report.closeReason, closed: report.closed.flatMap(Timestamp.parse),
+            Fate.line(decision: $0, steps: report.steps.map(\.fateStep), closeReason: report.closeReason,
+                      closed: report.closed.flatMap(Timestamp.parse),
+                      own: report.app == Fate.ownApp,
                       time: { LocalTime.string($0) })
         } ?? report.fate
         var rows = [["Notification", "\(report.id), received \(received)"],

@@ -47,7 +47,9 @@ struct HistoryCommand: ParsableCommand {
     /// `held-focus → in digest 12 at 18:02 → replayed by Show All`, in local time.
     static func fate(_ entry: HistoryReport) -> String {
         guard let decision = DeliveryOutcome(rawValue: entry.decision) else { return entry.fate ?? entry.decision }
-        return Fate.line(decision: decision, steps: (entry.steps ?? []).map(\.fateStep), closeReason: entry.closeReason, closed: entry.closed.flatMap(Timestamp.parse),
+        return Fate.line(decision: decision, steps: (entry.steps ?? []).map(\.fateStep), closeReason: entry.closeReason,
+                         closed: entry.closed.flatMap(Timestamp.parse),
+                         own: entry.app == Fate.ownApp,
                          time: { LocalTime.string($0) })
     }
 }

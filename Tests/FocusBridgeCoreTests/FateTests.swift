@@ -34,6 +34,8 @@ final class FateTests: XCTestCase {
                                  closeReason: 1, closed: at + 5, time: time), "held-focus → replayed by Show All → expired")
         XCTAssertEqual(Fate.end(4), "closed (undefined: the daemon went away or the bridge gave it up)")
         XCTAssertEqual(Fate.end(77), "closed (reason 77)")
+        XCTAssertEqual(Fate.line(decision: .delivered, steps: [], closeReason: 3, own: true, time: time),
+                       "delivered → closed by focus-bridge", "a digest acted on is closed by the bridge")
         // a stored time no calendar can say is written as "?", never trapped on
         XCTAssertEqual(Fate.localTime(Date(timeIntervalSince1970: 1e300)), "?")
         XCTAssertEqual(Fate.line(decision: .heldFocus, steps: Fate.decode("in-digest\t1e300\t3\t"), closeReason: nil,

@@ -100,6 +100,9 @@ def test_history_follows_a_held_notification_to_its_digest_replay_and_end(focus_
     row = wait_until(lambda: (lambda r: r if r["close-reason"] == 1 else None)(history_of(focusctl, nid)), 5)
     assert re.fullmatch(r"held-focus → in digest %d at \d\d:\d\d → replayed by Show All → expired" % digest,
                         row["fate"]), row["fate"]
+    # the digest, acted on, was closed by the bridge
+    assert wait_until(lambda: history_of(focusctl, digest)["closed"], 5)
+    assert history_of(focusctl, digest)["fate"] == "delivered → closed by focus-bridge"
     # nothing is open now
     r = fc_ok(focusctl, "digest", "show-all", "--json")
     assert json.loads(r.stdout) == {"action": "show-all", "ids": [], "copy": None, "digest": None,
