@@ -360,3 +360,9 @@ def test_a_history_row_from_before_is_explained_and_shown_from_what_it_has(bridg
     assert (rec["app_name"], rec["body"], rec["actions"]) == ("Mail", "from before", [])
     assert copy > 1024, "the copy's ID comes after the stored high-water mark"
     assert history_of(focusctl, 7)["fate"] == "delivered → dismissed → shown again as %d" % copy
+
+
+def test_without_a_bridge_each_command_exits_2(focusctl):
+    for args in (["show", "1"], ["dismiss", "1"], ["dismiss", "--all-held"], ["digest", "show-all"], ["explain", "1"]):
+        r = fc_fails(focusctl, *args, code=2)
+        assert one_line(r).startswith("focusctl: focus-bridge is not running on this session bus"), (args, r.stderr)
