@@ -19,7 +19,7 @@ final class Bridge {
     private let ids: IDSource
     let commit: GroupCommit
     let held: HeldRegistry
-    let forwarder: Forwarder
+    private let forwarder: Forwarder
     private let collapses = FloodCollapse()
     private let signals: NotificationSignals
     private var recent = DuplicateTracker()
