@@ -11,9 +11,14 @@ public struct HistoryEntry: Equatable, Sendable {
     public var received: Date
     public var closed: Date?
     public var closeReason: UInt32?
+    /// What became of it after its decision (`Fate`), oldest first.
+    public var steps: [FateStep]
+    /// What `focusctl explain ID` and `focusctl show ID` need; nil for rows from before it was kept.
+    public var kept: KeptRequest?
 
     public init(id: UInt32, app: String, summary: String, body: String, level: InterruptionLevel,
-                decision: DeliveryOutcome, received: Date, closed: Date? = nil, closeReason: UInt32? = nil) {
+                decision: DeliveryOutcome, received: Date, closed: Date? = nil, closeReason: UInt32? = nil,
+                steps: [FateStep] = [], kept: KeptRequest? = nil) {
         self.id = id
         // Kept as `KeptText` says: history is for finding a notification again, not an archive.
         self.app = KeptText.appKey(app)
@@ -24,5 +29,13 @@ public struct HistoryEntry: Equatable, Sendable {
         self.received = received
         self.closed = closed
         self.closeReason = closeReason
+        self.steps = steps
+        self.kept = kept
+    }
+
+    /// Its fate in one line (`held-focus → in digest 12 at 18:02 → dismissed`).
+    public func fate(time: (Date) -> String = Fate.localTime) -> String {
+        Fate.line(decision: decision, steps: steps, closeReason: closeReason, closed: closed,
+                  own: app == Fate.ownApp, time: time)
     }
 }

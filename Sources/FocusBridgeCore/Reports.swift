@@ -192,9 +192,12 @@ public struct HistoryReport: Codable, Equatable, Sendable {
     public var received: String
     @Nullable public var closed: String?
     @Nullable public var closeReason: UInt32?
+    /// The whole fate in one line (`Fate`), and its steps (always written by the daemon).
+    @Nullable public var fate: String?
+    public var steps: [FateStepReport]?
 
     enum CodingKeys: String, CodingKey {
-        case id, app, summary, body, level, decision, received, closed
+        case id, app, summary, body, level, decision, received, closed, fate, steps
         case closeReason = "close-reason"
     }
 
@@ -208,6 +211,8 @@ public struct HistoryReport: Codable, Equatable, Sendable {
         received = Timestamp.string(entry.received)
         closed = entry.closed.map(Timestamp.string)
         closeReason = entry.closeReason
+        fate = entry.fate()
+        steps = entry.steps.map(FateStepReport.init)
     }
 }
 

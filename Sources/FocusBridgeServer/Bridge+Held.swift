@@ -21,7 +21,7 @@ extension Bridge {
             send(Digest.afterFocus(name, items))
         case .replay:
             logger.info("\(name) ended: replaying \(items.count) held notification(s)")
-            replay(items.sorted { ($0.received, $0.id) < ($1.received, $1.id) }.map(\.id))
+            replay(items.sorted { ($0.received, $0.id) < ($1.received, $1.id) }.map(\.id), cause: "the end of \(name)")
         case .none:
             logger.info("\(name) ended: \(items.count) held notification(s) kept in history only")
             held.release(items.map(\.id))
@@ -44,10 +44,11 @@ extension Bridge {
     }
 
     /// Sends a digest as the bridge's own notification, with Show All and Dismiss.
-    private func send(_ digest: Digest?) {
+    func send(_ digest: Digest?) {
         guard let digest else { return }
         let id = newID()
         held.assign(digest.items, toDigest: id)
+        for item in digest.items { commit.noteFate(item, FateStep(.inDigest, at: clock.now, number: id)) }
         sendOwn(id, title: digest.title, body: digest.body, actions: digest.actions)
         stateChanged()
     }
@@ -72,8 +73,8 @@ extension Bridge {
     }
 
     /// Sends held notifications as themselves, each to be answered to its own app.
-    func replay(_ ids: [UInt32]) {
-        held.queueReplay(ids)
+    func replay(_ ids: [UInt32], cause: String) {
+        held.queueReplay(ids, cause: cause)
         feedReplays()
     }
 
@@ -82,8 +83,9 @@ extension Bridge {
         guard held.replayWaits else { return }
         let context = policyContext()
         var released: [UInt32] = []
-        while queuedCount < Self.replayQueueRoom, let (item, arguments) = held.nextReplay() {
+        while queuedCount < Self.replayQueueRoom, let (item, arguments, cause) = held.nextReplay() {
             released.append(item.id)
+            if arguments != nil { commit.noteFate(item.id, FateStep(.replayed, at: clock.now, detail: cause)) }
             guard let arguments else {
                 logger.error("the stored notification \(item.id) cannot be read; dropped")
                 ended(item.id, reason: .undefined, holders: item.holders)
@@ -104,7 +106,7 @@ extension Bridge {
         let items = held.members(ofDigest: digestID)
         switch key {
         case Digest.showAllKey:
-            held.queueReplay(Digest.ordered(items).reversed().map(\.id), showAll: true)
+            held.queueReplay(Digest.ordered(items).reversed().map(\.id), showAll: true, cause: "Show All")
             feedReplays()
         default:
             // Dismiss: what the digest stood for is dismissed by the person, each ID told so.

@@ -13,7 +13,7 @@ final class Bridge {
 
     let bus: BusConnection
     let senders: SenderDirectory
-    private let store: Store
+    let store: Store
     let logger: Logger
     let clock: Clock
     private let ids: IDSource
@@ -137,7 +137,8 @@ final class Bridge {
         }
         let id = switch intake.id { case .new: ids.next(); case .existing(let id): id }
         let history = HistoryEntry(id: id, app: app.key, summary: notification.summary, body: notification.body,
-                                   level: decision.level, decision: decision.outcome, received: clock.now)
+                                   level: decision.level, decision: decision.outcome, received: clock.now,
+                                   kept: KeptRequest(notification, decision: decision, context: context, focusName: activeFocus?.name))
         received += 1
         logger.debug("notification \(id): \(decision.trace.joined(separator: "; "))")
         if intake.releasesHeld { held.release([id]) }
@@ -209,6 +210,7 @@ final class Bridge {
         if counts { flood.delivered(shown.app.key, at: clock.now) }
         release(forwarder.track(id, appKey: shown.app.key, holders: holders, actionKeys: shown.actions.originalKeys))
         recent.delivered(id, appKey: shown.app.key, summary: request.summary, body: request.body, at: clock.now)
+        noteDaemonQuiet(id)
         forwarder.send(arguments.forwarded(id: id, request: request, shown: shown,
                                            process: processID.map { ProcessIdentity(processID: $0) }))
     }

@@ -114,6 +114,16 @@ final class ControlInterface {
             call.reply()
         case "DeliverSummary":
             call.reply(.tuple([.uint32(UInt32(bridge.deliverSummary()))]))
+        case "ExplainNotification":
+            call.reply(.tuple([.string(JSONText.encode(try bridge.explainNotification(arguments.child(0).uint32 ?? 0)))]))
+        case "Show":
+            call.reply(.tuple([.string(JSONText.encode(try bridge.show(arguments.child(0).uint32 ?? 0)))]))
+        case "Dismiss":
+            call.reply(.tuple([.string(JSONText.encode(try bridge.dismiss(arguments.child(0).uint32 ?? 0)))]))
+        case "DismissHeld":
+            call.reply(.tuple([.string(JSONText.encode(bridge.dismissAllHeld()))]))
+        case "ShowAll":
+            call.reply(.tuple([.string(JSONText.encode(try bridge.showAll(digest: arguments.child(0).uint32 ?? 0)))]))
         default:
             if try handleAppCall(call) { return }
             call.fail(DBusError(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no method \(call.methodName)"))

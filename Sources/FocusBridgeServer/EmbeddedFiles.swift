@@ -194,6 +194,56 @@ public enum EmbeddedFiles {
       <arg name="count" type="u" direction="out"/>
     </method>
 
+    <!-- ExplainNotification: notification id from history, as it was received
+         (app, hints, actions, the Focus, silent mode and screen lock then, the
+         trace of its decision), its fate, and the decision it would get now:
+           {"id", "received", "app", "app-source", "summary", "body", "level",
+            "decision", "fate", "steps", "closed", "close-reason",
+            "then": null | {"app-name", "hints", "actions", "focus", "silent",
+                            "screen-locked", "trace"},
+            "now": <the JSON of Explain>}
+         then is null for a notification received before it was kept. An ID
+         history does not know gives org.focusbridge.Error.InvalidRequest. -->
+    <method name="ExplainNotification">
+      <arg name="id" type="u" direction="in"/>
+      <arg name="json" type="s" direction="out"/>
+    </method>
+
+    <!-- Show: shows notification id now. A held one goes out as itself (as
+         Show All would send it); a past one is shown again as a copy, from
+         what history keeps of it, under a new ID the bridge holds, without
+         actions. Answers {"action": "show", "ids": [id], "copy": null | N,
+         "digest": null, "message": "..."}. An unknown ID gives
+         org.focusbridge.Error.InvalidRequest. -->
+    <method name="Show">
+      <arg name="id" type="u" direction="in"/>
+      <arg name="json" type="s" direction="out"/>
+    </method>
+
+    <!-- Dismiss: ends held notification id: NotificationClosed(id, 2) to
+         each holder. Answers {"action": "dismiss", "ids": [id], ...}. An ID
+         that is not held gives org.focusbridge.Error.InvalidRequest. -->
+    <method name="Dismiss">
+      <arg name="id" type="u" direction="in"/>
+      <arg name="json" type="s" direction="out"/>
+    </method>
+
+    <!-- DismissHeld: ends every held notification (waiting or in a digest)
+         as Dismiss does; "ids" lists them (empty: nothing was held). -->
+    <method name="DismissHeld">
+      <arg name="json" type="s" direction="out"/>
+    </method>
+
+    <!-- ShowAll: does what the Show All action of digest digest does (0: the
+         newest digest still open). Answers {"action": "show-all", "ids":
+         [...], "digest": N | null, ...}; "ids" is empty when no digest is
+         open. A digest that is not open gives
+         org.focusbridge.Error.InvalidRequest. -->
+    <method name="ShowAll">
+      <arg name="digest" type="u" direction="in"/>
+      <arg name="json" type="s" direction="out"/>
+    </method>
+
     <!-- Watch: asks for StateChanged. The signal is never broadcast: it goes
          to each connection of the bridge's own user that called Watch, until
          that connection leaves the bus (at most 256 at once). -->

@@ -22,6 +22,8 @@ final class GroupCommit {
         var ends: [End] = []
         /// Ends to note in history: many in one transaction (a Dismiss may end thousands).
         var closings: [(id: UInt32, reason: UInt32, at: Date)] = []
+        /// Steps of fates to note in history (`Fate`), after the rows of this batch are written.
+        var fates: [(id: UInt32, step: FateStep)] = []
     }
 
     /// A batch is written at the latest when this many answers wait (a steady flood would
@@ -88,6 +90,12 @@ final class GroupCommit {
         schedule()
     }
 
+    /// Notes in history a step of what became of `id` (a digest, a replay, the daemon's pause).
+    func noteFate(_ id: UInt32, _ step: FateStep) {
+        pending.fates.append((id, step))
+        schedule()
+    }
+
     private func schedule() {
         if pending.answers.count >= Self.maxBatch { return write() }
         guard !isPending else { return }
@@ -113,6 +121,9 @@ final class GroupCommit {
         }
         do { try store.markClosed(batch.closings); failures.succeeded("recording closings") } catch {
             failures.failed("recording closings", "cannot record closings in the state database: \(oneLine(error))")
+        }
+        do { try store.noteFates(batch.fates); failures.succeeded("recording fates") } catch {
+            failures.failed("recording fates", "cannot record what became of notifications in the state database: \(oneLine(error))")
         }
         for reply in batch.answers { reply() }
         committed(batch.ends, batch.answers.count)

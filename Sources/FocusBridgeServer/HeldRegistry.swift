@@ -20,6 +20,8 @@ final class HeldRegistry {
     private var backlogStart = 0
     /// Held notifications a Show All is replaying: their digest closing does not end them.
     private var replaying: Set<UInt32> = []
+    /// What asked for each replay waiting in the backlog (history's "replayed by …").
+    private var replayCause: [UInt32: String] = [:]
 
     init(store: Store, commit: GroupCommit, failures: FailureLog, logger: Logger) throws {
         self.store = store
@@ -79,7 +81,11 @@ final class HeldRegistry {
         do { try store.removeHeld(present); failures.succeeded("updating the held notifications") } catch {
             failures.failed("updating the held notifications", "cannot update the held notifications in the state database: \(oneLine(error))")
         }
-        for id in present { held[id] = nil }
+        for id in present {
+            held[id] = nil
+            replaying.remove(id)
+            replayCause[id] = nil
+        }
         changed()
     }
 
@@ -110,23 +116,43 @@ final class HeldRegistry {
 
     /// Queues held notifications to go out as themselves; `showAll`: from a digest's Show All
     /// (the digest closing no longer ends them).
-    func queueReplay(_ ids: [UInt32], showAll: Bool = false) {
+    func queueReplay(_ ids: [UInt32], showAll: Bool = false, cause: String? = nil) {
         if showAll { replaying.formUnion(ids) }
+        if let cause { for id in ids where held[id] != nil { replayCause[id] = cause } }
         backlog.append(contentsOf: ids)
+    }
+
+    /// The digests shown now that still stand for held notifications (but those being replayed),
+    /// with what each stands for.
+    func openDigests() -> [UInt32: [HeldNotification]] {
+        var digests: [UInt32: [HeldNotification]] = [:]
+        for entry in held.values {
+            guard let digest = entry.digest, !replaying.contains(entry.item.id) else { continue }
+            digests[digest, default: []].append(entry.item)
+        }
+        return digests
+    }
+
+    /// The digest `id` went out in, if it is held and one did.
+    func digest(of id: UInt32) -> UInt32? { held[id]?.digest }
+
+    /// Every held notification, waiting or in a digest, oldest first.
+    var all: [HeldNotification] {
+        held.values.map(\.item).sorted { ($0.received, $0.id) < ($1.received, $1.id) }
     }
 
     var replayWaits: Bool { backlogStart < backlog.count }
 
     /// The next held notification to replay, with its stored arguments (nil arguments: they
     /// cannot be read); nil when none waits. It stays held until `release`.
-    func nextReplay() -> (item: HeldNotification, arguments: NotifyArguments?)? {
+    func nextReplay() -> (item: HeldNotification, arguments: NotifyArguments?, cause: String?)? {
         while backlogStart < backlog.count {
             let id = backlog[backlogStart]
             backlogStart += 1
             replaying.remove(id)
             guard let item = held[id]?.item else { continue }
             let payload = try? store.heldPayload(id)
-            return (item, payload.flatMap { NotifyArguments(storedType: $0.type, bytes: $0.bytes) })
+            return (item, payload.flatMap { NotifyArguments(storedType: $0.type, bytes: $0.bytes) }, replayCause[id])
         }
         return nil
     }

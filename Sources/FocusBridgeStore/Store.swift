@@ -199,6 +199,15 @@ public final class Store {
                 CREATE TABLE app_asked (app_key TEXT PRIMARY KEY, app TEXT NOT NULL, answer TEXT NOT NULL, at REAL NOT NULL);
                 """)
         }
+        migrator.registerMigration("v7-history-fate") { db in
+            // What explain ID and show ID need of each notification (`KeptRequest`, JSON, bounded)
+            // and what became of it after its decision (`Fate`, one line per step). Rows from
+            // before have neither: explain says so, history shows their decision and close.
+            try db.alter(table: "history") { t in
+                t.add(column: "request", .text)
+                t.add(column: "fate", .text)
+            }
+        }
         return migrator
     }
 
@@ -247,14 +256,15 @@ public final class Store {
 
     private static func insertHistory(_ entries: [HistoryEntry], _ db: Database) throws {
         let statement = try db.cachedStatement(sql: """
-            INSERT INTO history (id, app, summary, body, level, decision, received, closed, close_reason)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO history (id, app, summary, body, level, decision, received, closed, close_reason, request, fate)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for entry in entries {
             try statement.execute(arguments: [
                 Int64(entry.id), entry.app, entry.summary, entry.body, entry.level.rawValue,
                 entry.decision.rawValue, entry.received.timeIntervalSince1970,
                 entry.closed?.timeIntervalSince1970, entry.closeReason.map { Int64($0) },
+                entry.kept?.stored, entry.steps.isEmpty ? nil : Fate.encode(entry.steps),
             ])
         }
     }
@@ -273,10 +283,51 @@ public final class Store {
         }
     }
 
+    /// Adds a step to the fate of each notification (its newest history row): (id, step).
+    public func noteFates(_ notes: [(id: UInt32, step: FateStep)]) throws {
+        guard !notes.isEmpty else { return }
+        try database.write { db in
+            let read = try db.cachedStatement(sql: "SELECT row, fate FROM history WHERE row = (SELECT max(row) FROM history WHERE id = ?)")
+            let write = try db.cachedStatement(sql: "UPDATE history SET fate = ? WHERE row = ?")
+            for note in notes {
+                guard let row = try Row.fetchOne(read, arguments: [Int64(note.id)]),
+                      let number = row.lenient(Int64.self, "row") else { continue }
+                let steps = Fate.appending(note.step, to: Fate.decode(row.lenient(String.self, "fate")))
+                try write.execute(arguments: [Fate.encode(steps), number])
+            }
+        }
+    }
+
+    /// The newest history row of notification `id`, with what was kept of it; nil when history
+    /// has none.
+    public func entry(id: UInt32) throws -> HistoryEntry? {
+        try database.read { db in
+            try Row.fetchOne(db, sql: "SELECT id, app, summary, body, level, decision, received, closed, close_reason, fate, "
+                             + "request FROM history WHERE row = (SELECT max(row) FROM history WHERE id = ?)",
+                             arguments: [Int64(id)]).flatMap { Self.entry($0, kept: true) }
+        }
+    }
+
+    /// A history row read leniently: a row whose values cannot be used is nil, never trapped on.
+    private static func entry(_ row: Row, kept: Bool) -> HistoryEntry? {
+        guard let id = row.lenient(Int64.self, "id").flatMap(UInt32.init(exactly:)),
+              let received = row.lenient(Double.self, "received"), received.isFinite else { return nil }
+        return HistoryEntry(
+            id: id, app: row.lenient(String.self, "app") ?? "", summary: row.lenient(String.self, "summary") ?? "",
+            body: row.lenient(String.self, "body") ?? "",
+            level: row.lenient(String.self, "level").flatMap(InterruptionLevel.init(rawValue:)) ?? .active,
+            decision: row.lenient(String.self, "decision").flatMap(DeliveryOutcome.init(rawValue:)) ?? .delivered,
+            received: Date(timeIntervalSince1970: received),
+            closed: row.lenient(Double.self, "closed").flatMap { $0.isFinite ? Date(timeIntervalSince1970: $0) : nil },
+            closeReason: row.lenient(Int64.self, "close_reason").flatMap(UInt32.init(exactly:)),
+            steps: Fate.decode(row.lenient(String.self, "fate")),
+            kept: kept ? KeptRequest.read(row.lenient(String.self, "request")) : nil)
+    }
+
     /// Newest first; `app` matches without regard to case.
     public func history(limit: Int, app: String? = nil) throws -> [HistoryEntry] {
         try database.read { db in
-            var sql = "SELECT id, app, summary, body, level, decision, received, closed, close_reason FROM history"
+            var sql = "SELECT id, app, summary, body, level, decision, received, closed, close_reason, fate FROM history"
             var arguments: StatementArguments = []
             if let app, !app.isEmpty {
                 sql += " WHERE app = ? COLLATE NOCASE"
@@ -285,18 +336,7 @@ public final class Store {
             sql += " ORDER BY row DESC LIMIT ?"
             arguments += [limit]
             // Rows are read leniently: a row whose values cannot be used is left out, never trapped on.
-            return try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap { row -> HistoryEntry? in
-                guard let id = row.lenient(Int64.self, "id").flatMap(UInt32.init(exactly:)),
-                      let received = row.lenient(Double.self, "received"), received.isFinite else { return nil }
-                return HistoryEntry(
-                    id: id, app: row.lenient(String.self, "app") ?? "", summary: row.lenient(String.self, "summary") ?? "",
-                    body: row.lenient(String.self, "body") ?? "",
-                    level: row.lenient(String.self, "level").flatMap(InterruptionLevel.init(rawValue:)) ?? .active,
-                    decision: row.lenient(String.self, "decision").flatMap(DeliveryOutcome.init(rawValue:)) ?? .delivered,
-                    received: Date(timeIntervalSince1970: received),
-                    closed: row.lenient(Double.self, "closed").flatMap { $0.isFinite ? Date(timeIntervalSince1970: $0) : nil },
-                    closeReason: row.lenient(Int64.self, "close_reason").flatMap(UInt32.init(exactly:)))
-            }
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap { Self.entry($0, kept: false) }
         }
     }
 

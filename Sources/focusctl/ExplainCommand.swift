@@ -7,14 +7,24 @@ import Foundation
 /// `focusctl explain`: what would happen to such a notification, rule by rule, without sending
 /// it — asked of the running daemon, or decided here from `--config` by the same core code.
 struct ExplainCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "explain",
-                                                    abstract: "Show what would happen to a notification, rule by rule.")
+    static let configuration = CommandConfiguration(
+        commandName: "explain",
+        abstract: "Show what would happen to a notification, rule by rule; by ID, how one from history was decided then and now.",
+        discussion: """
+            focusctl explain ID takes a notification from focusctl history: its app, hints and \
+            actions as received, the Focus, silent mode and screen lock then, the decision then \
+            rule by rule, its fate, and the decision it would get now. focusctl explain --app APP \
+            describes one instead; what the options do not say is assumed, and listed.
+            """)
+
+    @Argument(help: ArgumentHelp("A notification from focusctl history, by its ID.", valueName: "id"))
+    var id: String?
 
     @Flag(help: "Print one JSON object.")
     var json = false
 
     @Option(help: ArgumentHelp("The app (desktop entry or app name).", valueName: "app"))
-    var app: String
+    var app: String?
 
     @Option(help: ArgumentHelp("low, normal or critical.", valueName: "urgency"))
     var urgency: String?
@@ -44,7 +54,21 @@ struct ExplainCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Decide from this configuration file here, without a running daemon.", valueName: "path"))
     var config: String?
 
+    func validate() throws {
+        guard let id else {
+            if app == nil { throw ValidationError("Give a notification ID from focusctl history, or --app APP.") }
+            return
+        }
+        let described = app != nil || urgency != nil || category != nil || !summary.isEmpty || !body.isEmpty
+            || !actions.isEmpty || !hints.isEmpty || focus != nil || at != nil || config != nil
+        if described {
+            throw ValidationError("explain \(id) explains the notification as it was received: give the ID alone, or --app and the rest without an ID.")
+        }
+    }
+
     func run() throws {
+        if let id { return explainNotification(NotificationIDText.parse(id)) }
+        let app = self.app ?? ""
         let request = ExplainRequest(app: app, urgency: urgency, category: category, summary: summary, body: body,
                                      actions: actions, hints: hints, focus: focus, at: at)
         let result: DecisionReport
@@ -65,11 +89,60 @@ struct ExplainCommand: ParsableCommand {
             do { _ = try request.notification() } catch { ControlClient.fail("focusctl: \(error.description)", code: 1) }
             result = ControlClient().report(DecisionReport.self, "Explain", .tuple([.string(JSONText.encode(request))])).value
         }
+        let assumed = Explanation.assumed(request)
         if json {
-            print(JSONText.encode(result))
+            print(JSONText.encode(ExplainAnswer(result, assumed: assumed)))
             return
         }
         print(Self.render(result))
+        if !assumed.isEmpty {
+            print("Assumed (not given):\n" + assumed.map { "  - " + $0 }.joined(separator: "\n"))
+        }
+    }
+
+    /// `explain ID`: asked of the running daemon, which keeps history.
+    private func explainNotification(_ id: UInt32) {
+        let (report, text) = ControlClient().report(ExplainIDReport.self, "ExplainNotification", .tuple([.uint32(id)]))
+        if json { return print(text) }
+        print(Self.render(report))
+    }
+
+    static func render(_ report: ExplainIDReport) -> String {
+        let received = Timestamp.parse(report.received).map { LocalTime.string($0, always: true) } ?? report.received
+        let fate = DeliveryOutcome(rawValue: report.decision).map {
+            Fate.line(decision: $0, steps: report.steps.map(\.fateStep), closeReason: report.closeReason,
+                      closed: report.closed.flatMap(Timestamp.parse),
+                      own: report.app == Fate.ownApp,
+                      time: { LocalTime.string($0) })
+        } ?? report.fate
+        var rows = [["Notification", "\(report.id), received \(received)"],
+                    ["App", report.app + (report.appSource.map { " (from the \($0))" } ?? "")],
+                    ["Summary", report.summary.replacingOccurrences(of: "\n", with: " ")]]
+        var lines: [String] = []
+        if let then = report.then {
+            if then.appName != report.app { rows.append(["App name", then.appName.isEmpty ? "(empty)" : then.appName]) }
+            rows.append(["Hints", then.hints.isEmpty ? "none" : then.hints.joined(separator: " ")])
+            rows.append(["Actions", then.actions.isEmpty ? "none" : then.actions.joined(separator: " ")])
+            var state = [then.focus.map { "\($0) was on" } ?? "no Focus was on"]
+            if then.silent { state.append("silent mode on") }
+            if then.screenLocked { state.append("screen locked") }
+            rows.append(["Then", state.joined(separator: ", ")])
+            rows.append(["Decision", "\(report.decision), level \(report.level)"])
+            rows.append(["Fate", fate])
+            lines.append(Table.render(rows))
+            lines.append("Why then:")
+            lines += then.trace.enumerated().map { "  \($0.offset + 1). \($0.element)" }
+        } else {
+            rows.append(["Decision", "\(report.decision), level \(report.level)"])
+            rows.append(["Fate", fate])
+            lines.append(Table.render(rows))
+            lines.append("Received before focus-bridge kept hints, actions and the Focus of each notification: "
+                         + "\"now\" is decided from its app, summary and body alone.")
+        }
+        lines.append("Now it would be: \(report.now.decision), level \(report.now.level)")
+        lines.append("Why now:")
+        lines += report.now.trace.enumerated().map { "  \($0.offset + 1). \($0.element)" }
+        return lines.joined(separator: "\n")
     }
 
     static func render(_ result: DecisionReport) -> String {

@@ -10,7 +10,8 @@ struct Focusctl: ParsableCommand {
         abstract: "Control and inspect FocusBridge.",
         version: focusBridgeVersion,
         subcommands: [StatusCommand.self, FocusCommand.self, DndCommand.self, SilentCommand.self, SummaryCommand.self, HistoryCommand.self,
-                      ExplainCommand.self, AppsCommand.self, AppCommand.self, MuteCommand.self, UnmuteCommand.self,
+                      ExplainCommand.self, ShowCommand.self, DismissCommand.self, DigestCommand.self,
+                      AppsCommand.self, AppCommand.self, MuteCommand.self, UnmuteCommand.self,
                       CheckConfigCommand.self, ReloadCommand.self, WatchCommand.self])
 
     /// A misspelt command word is answered before the parser's longer answer.

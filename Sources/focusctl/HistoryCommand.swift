@@ -39,8 +39,17 @@ struct HistoryCommand: ParsableCommand {
         let rows = entries.map { entry -> [String] in
             let received = Timestamp.parse(entry.received).map { LocalTime.string($0, always: true) } ?? "?"
             let summary = entry.summary.replacingOccurrences(of: "\n", with: " ")
-            return ["\(entry.id)", received, entry.app, entry.level, entry.decision, String(summary.prefix(60))]
+            return ["\(entry.id)", received, entry.app, entry.level, Self.fate(entry), String(summary.prefix(60))]
         }
-        print(Table.render([["ID", "RECEIVED", "APP", "LEVEL", "DECISION", "SUMMARY"]] + rows))
+        print(Table.render([["ID", "RECEIVED", "APP", "LEVEL", "FATE", "SUMMARY"]] + rows))
+    }
+
+    /// `held-focus → in digest 12 at 18:02 → replayed by Show All`, in local time.
+    static func fate(_ entry: HistoryReport) -> String {
+        guard let decision = DeliveryOutcome(rawValue: entry.decision) else { return entry.fate ?? entry.decision }
+        return Fate.line(decision: decision, steps: (entry.steps ?? []).map(\.fateStep), closeReason: entry.closeReason,
+                         closed: entry.closed.flatMap(Timestamp.parse),
+                         own: entry.app == Fate.ownApp,
+                         time: { LocalTime.string($0) })
     }
 }

@@ -1,0 +1,213 @@
+import Foundation
+
+/// What history keeps of a notification besides its app, summary, body, level and decision, so
+/// `focusctl explain ID` can tell how it was received and decide it again now, and `focusctl
+/// show ID` can show a past one again: the request's fields as the decision read them, the
+/// state the decision was made in, and its trace. Bounded (`maxHintBytes`, `maxTraceLines`, …):
+/// images, sounds and other binary hints are not kept, long values are cut.
+public struct KeptRequest: Codable, Equatable, Sendable {
+    public static let maxHints = 24
+    /// All kept hints together, as `TYPE:NAME:VALUE` texts.
+    public static let maxHintBytes = 2048
+    public static let maxHintValueBytes = 256
+    public static let maxListItems = 8
+    public static let maxActions = 8
+    public static let maxActionBytes = 64
+    public static let maxTraceLines = 16
+    public static let maxTraceLineBytes = 256
+
+    /// `app_name` as sent (the app key, its source: the row's `app` and `appSource`).
+    public var appName: String
+    public var appSource: String
+    public var appIcon: String
+    /// `KEY=LABEL` items, as `focusctl explain --action` takes them.
+    public var actions: [String]
+    /// `TYPE:NAME:VALUE` items, as `focusctl explain --hint` takes them.
+    public var hints: [String]
+    public var replacesID: UInt32
+    public var expireTimeout: Int32
+    /// The Focus that was on, silent mode and the screen lock when it was decided.
+    public var focus: String?
+    public var silent: Bool
+    public var screenLocked: Bool
+    /// The decision's trace then.
+    public var trace: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case actions, hints, focus, silent, trace
+        case appName = "app-name"
+        case appSource = "app-source"
+        case appIcon = "app-icon"
+        case replacesID = "replaces-id"
+        case expireTimeout = "expire-timeout"
+        case screenLocked = "screen-locked"
+    }
+
+    public init(appName: String, appSource: String, appIcon: String = "", actions: [String] = [], hints: [String] = [],
+                replacesID: UInt32 = 0, expireTimeout: Int32 = -1, focus: String? = nil, silent: Bool = false,
+                screenLocked: Bool = false, trace: [String] = []) {
+        self.appName = KeptText.appKey(appName)
+        self.appSource = KeptText.cut(appSource, maxBytes: 64)
+        self.appIcon = KeptText.cut(appIcon, maxBytes: Self.maxHintValueBytes)
+        self.actions = Array(actions.prefix(Self.maxActions)).map { KeptText.cut($0, maxBytes: Self.maxActionBytes * 2 + 1) }
+        self.hints = Self.bounded(hints)
+        self.replacesID = replacesID
+        self.expireTimeout = expireTimeout
+        self.focus = focus.map(KeptText.appKey)
+        self.silent = silent
+        self.screenLocked = screenLocked
+        self.trace = trace.prefix(Self.maxTraceLines).map { KeptText.cut($0, maxBytes: Self.maxTraceLineBytes) }
+    }
+
+    /// What to keep of `notification`, decided as `decision` says in `context`.
+    public init(_ notification: NotificationRequest, decision: Decision, context: PolicyContext, focusName: String?) {
+        let actions = notification.actionPairs.prefix(Self.maxActions).map {
+            KeptText.cut($0.key, maxBytes: Self.maxActionBytes) + "=" + KeptText.cut($0.label, maxBytes: Self.maxActionBytes)
+        }
+        self.init(appName: notification.appName, appSource: decision.app.source.rawValue, appIcon: notification.appIcon,
+                  actions: actions, hints: Self.hintTexts(notification.hints), replacesID: notification.replacesID,
+                  expireTimeout: notification.expireTimeout, focus: context.activeFocus.map { _ in focusName ?? "" },
+                  silent: context.silent, screenLocked: context.screenLocked, trace: decision.trace)
+    }
+
+    /// The hints a decision reads (levels, delivery, actions, the app): kept first, so others
+    /// cannot crowd them out of the bound.
+    static let decisive: Set<String> = ["urgency", "category", "desktop-entry", "transient", "value", "resident",
+                                        "x-dunst-stack-tag", "x-canonical-private-synchronous", "synchronous",
+                                        "private-synchronous", "sender-pid", "suppress-sound", "action-icons",
+                                        ActionNormaliser.destructiveHint]
+
+    /// The hints as `TYPE:NAME:VALUE` texts, those a decision reads first, then by name, within
+    /// the bounds; binary ones (images, sound data) and names `focusctl explain --hint` cannot
+    /// take are left out.
+    public static func hintTexts(_ hints: [String: HintValue]) -> [String] {
+        var texts: [String] = []
+        texts.reserveCapacity(hints.count)
+        let names = hints.count < 2 ? Array(hints.keys) : hints.keys.sorted { a, b in
+            let (first, second) = (decisive.contains(a) || a.hasPrefix("x-focus-"), decisive.contains(b) || b.hasPrefix("x-focus-"))
+            return first != second ? first : a < b
+        }
+        for name in names where !name.contains(":") && !name.isEmpty && name.utf8.count <= 64 {
+            let value: String
+            switch hints[name]! {
+            case .string(let text): value = "string:" + name + ":" + KeptText.cut(text, maxBytes: maxHintValueBytes)
+            case .integer(let number): value = (name == "urgency" ? "byte:" : "int:") + name + ":" + String(number)
+            case .bool(let flag): value = "boolean:" + name + (flag ? ":true" : ":false")
+            case .double(let number): value = "double:\(name):\(number)"
+            case .strings(let items):
+                value = "strings:\(name):" + KeptText.cut(items.prefix(maxListItems).filter { !$0.contains(",") }
+                    .joined(separator: ","), maxBytes: maxHintValueBytes)
+            case .other: continue
+            }
+            texts.append(value)
+        }
+        return bounded(texts)
+    }
+
+    private static func bounded(_ texts: [String]) -> [String] {
+        var kept: [String] = []
+        var bytes = 0
+        for text in texts.prefix(maxHints) {
+            let text = KeptText.cut(text, maxBytes: maxHintValueBytes + 80)
+            guard bytes + text.utf8.count <= maxHintBytes else { break }
+            bytes += text.utf8.count
+            kept.append(text)
+        }
+        return kept
+    }
+
+    /// The notification as it was received, as far as it was kept (`summary` and `body` are
+    /// the history row's); a kept item that cannot be read again is left out.
+    public func notification(summary: String, body: String) -> NotificationRequest {
+        var decoded: [String: HintValue] = [:]
+        for item in hints {
+            if let pair = try? ExplainRequest.hint(item) { decoded[pair.0] = pair.1 }
+        }
+        var flat: [String] = []
+        for action in actions {
+            guard let equals = action.firstIndex(of: "=") else { continue }
+            flat += [String(action[..<equals]), String(action[action.index(after: equals)...])]
+        }
+        return NotificationRequest(appName: appName, replacesID: replacesID, appIcon: appIcon, summary: summary,
+                                   body: body, actions: flat, hints: decoded, expireTimeout: expireTimeout)
+    }
+
+    /// The app as the decision named it.
+    public func app(key: String) -> AppIdentity {
+        AppIdentity(key: key, source: AppIdentity.Source(rawValue: appSource) ?? .appName)
+    }
+
+    /// One hint's value, when kept (`category`, `urgency`…).
+    public func hint(_ name: String) -> String? {
+        for item in hints {
+            let parts = item.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            if parts.count == 3 && parts[1] == name { return String(parts[2]) }
+        }
+        return nil
+    }
+
+    /// The stored form: the JSON `Codable` reads, written by hand (it is written on the path of
+    /// every `Notify`, where `JSONEncoder` would cost several times the decision itself).
+    public var stored: String? {
+        var out: [UInt8] = []
+        out.reserveCapacity(256 + trace.reduce(0) { $0 + $1.utf8.count } + hints.reduce(0) { $0 + $1.utf8.count })
+        func key(_ name: String) {
+            out.append(out.isEmpty ? UInt8(ascii: "{") : UInt8(ascii: ","))
+            Self.quote(name, into: &out)
+            out.append(UInt8(ascii: ":"))
+        }
+        func list(_ items: [String]) {
+            out.append(UInt8(ascii: "["))
+            for (index, item) in items.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                Self.quote(item, into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        key("app-name"); Self.quote(appName, into: &out)
+        key("app-source"); Self.quote(appSource, into: &out)
+        key("app-icon"); Self.quote(appIcon, into: &out)
+        key("actions"); list(actions)
+        key("hints"); list(hints)
+        key("replaces-id"); out += Array(String(replacesID).utf8)
+        key("expire-timeout"); out += Array(String(expireTimeout).utf8)
+        key("focus")
+        if let focus { Self.quote(focus, into: &out) } else { out += Array("null".utf8) }
+        key("silent"); out += Array((silent ? "true" : "false").utf8)
+        key("screen-locked"); out += Array((screenLocked ? "true" : "false").utf8)
+        key("trace"); list(trace)
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `text` as a JSON string literal.
+    static func quote(_ text: String, into out: inout [UInt8]) {
+        let hex = Array("0123456789abcdef".utf8)
+        out.append(UInt8(ascii: "\""))
+        // Most texts need no escape: copied at once.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out.append(contentsOf: text.utf8)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                out.append(UInt8(ascii: "\\"))
+                out.append(byte)
+            case 0..<0x20:
+                out += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                        hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            default:
+                out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// A stored form read back; nil when absent or not readable (an older row, a damaged one).
+    public static func read(_ text: String?) -> KeptRequest? {
+        guard let text, !text.isEmpty else { return nil }
+        return try? JSONText.decode(KeptRequest.self, from: text)
+    }
+}

@@ -1,0 +1,167 @@
+import FocusBridgeCore
+import FocusBridgeDBus
+import FocusBridgeStore
+import Foundation
+
+/// What focusctl does to one notification by its ID — explain it, show it again, dismiss it —
+/// and history's record of what became of each (`Fate`). Every ID the bridge hands out still
+/// ends once, with one `NotificationClosed` to each holder (`Bridge.ended`).
+extension Bridge {
+    typealias Refused = ExplainRequest.Invalid
+
+    /// Notes in history that `id` went to a daemon whose own Do Not Disturb is on (dunst paused).
+    func noteDaemonQuiet(_ id: UInt32) {
+        guard let quiet = downstream.daemonQuiet, quiet.on else { return }
+        // "dunst paused (dunstctl set-paused)" → "dunst paused".
+        let short = quiet.how.components(separatedBy: " (").first ?? quiet.how
+        commit.noteFate(id, FateStep(.daemonQuiet, at: clock.now, detail: short))
+    }
+
+    /// The sentence for an ID history does not know.
+    private static func unknown(_ id: UInt32) -> Refused {
+        Refused(description: "there is no notification \(id) in history (focusctl history lists the IDs).")
+    }
+
+    private static func heldFor(_ item: HeldNotification) -> String {
+        switch item.reason {
+        case .focus(let name): "held for \(name)"
+        case .summary: "held for the summary"
+        }
+    }
+
+    // MARK: explain ID
+
+    /// Notification `id` as history keeps it, with the decision it would get now (the decision
+    /// path of every `Notify`, with the live state).
+    func explainNotification(_ id: UInt32) throws -> ExplainIDReport {
+        guard id != 0, let entry = try store.entry(id: id) else { throw Self.unknown(id) }
+        var context = policyContext()
+        // Not a duplicate of itself.
+        context.recent.closed(id)
+        let request = entry.kept?.notification(summary: entry.summary, body: entry.body)
+            ?? NotificationRequest(appName: entry.app, summary: entry.summary, body: entry.body)
+        let app = entry.kept?.app(key: entry.app) ?? AppIdentity(key: entry.app, source: .appName)
+        return ExplainIDReport(entry, now: Explanation.decide(request, app: app, context: context))
+    }
+
+    // MARK: show ID
+
+    /// Shows notification `id` now: a held one goes out as itself (its app hears its actions and
+    /// its close); a past one is shown again as a copy from what history keeps of it, under a
+    /// new ID the bridge holds (no actions: its app may be gone).
+    func show(_ id: UInt32) throws -> FateActionReport {
+        if id != 0, let item = held[id] {
+            let digest = held.digest(of: id)
+            held.queueReplay([id], showAll: true, cause: "focusctl show")
+            feedReplays()
+            closeIfEmpty(digest)
+            return FateActionReport(action: "show", ids: [id],
+                                    message: "Notification \(id) (\(item.app)), \(Self.heldFor(item)), is shown now as itself.")
+        }
+        guard id != 0, let entry = try store.entry(id: id) else { throw Self.unknown(id) }
+        let copy = newID()
+        let kept = entry.kept
+        var request = kept?.notification(summary: entry.summary, body: entry.body)
+            ?? NotificationRequest(appName: entry.app, summary: entry.summary, body: entry.body)
+        request.actions = []
+        request.replacesID = 0
+        let app = kept?.app(key: entry.app) ?? AppIdentity(key: entry.app, source: .appName)
+        let shown = Policy.present(request, app: app, context: policyContext())
+        var copyKept = kept ?? KeptRequest(appName: entry.app, appSource: app.source.rawValue)
+        copyKept.actions = []
+        copyKept.trace = ["shown again by focusctl show: a copy of notification \(id), from history"]
+        record(HistoryEntry(id: copy, app: entry.app, summary: entry.summary, body: entry.body, level: shown.level,
+                            decision: .delivered, received: clock.now,
+                            steps: [FateStep(.copyOf, at: clock.now, number: id)], kept: copyKept))
+        commit.noteFate(id, FateStep(.shownAgain, at: clock.now, number: copy))
+        deliver(copy, Self.copyArguments(request), request, shown, holders: [ownCaller], processID: nil, counts: false)
+        stateChanged()
+        return FateActionReport(action: "show", ids: [id], copy: copy,
+                                message: "Notification \(id) (\(entry.app)) is shown again as notification \(copy), "
+                                    + "from history (without its actions and images).")
+    }
+
+    /// The `Notify` arguments of a copy: app name, icon, summary, body, timeout and the kept
+    /// hints, no actions.
+    private static func copyArguments(_ request: NotificationRequest) -> NotifyArguments {
+        var hints: [(key: String, value: Variant)] = []
+        for name in request.hints.keys.sorted() {
+            let value: Variant
+            switch request.hints[name]! {
+            case .string(let text): value = .string(text)
+            case .integer(let number):
+                if name == "urgency" { value = .byte(UInt8(clamping: number)) }
+                else if let small = Int32(exactly: number) { value = .int32(small) } else { value = .int64(number) }
+            case .bool(let flag): value = .bool(flag)
+            case .double(let number): value = .double(number)
+            case .strings(let items): value = .strings(items)
+            case .other: continue
+            }
+            hints.append((name, .boxed(value)))
+        }
+        return NotifyArguments(.tuple([.string(request.appName), .uint32(0), .string(request.appIcon),
+                                       .string(request.summary), .string(request.body), .strings([]),
+                                       .dictionary(hints), .int32(request.expireTimeout)]))
+    }
+
+    // MARK: dismiss
+
+    /// Dismisses held notification `id`: its holders are told (`NotificationClosed`, reason 2).
+    func dismiss(_ id: UInt32) throws -> FateActionReport {
+        guard id != 0, let item = held[id] else {
+            guard id != 0, let entry = try store.entry(id: id) else { throw Self.unknown(id) }
+            throw Refused(description: "notification \(id) (\(entry.app)) is not held (\(entry.fate())); "
+                + "focusctl dismiss ends held notifications only.")
+        }
+        let digest = held.digest(of: id)
+        held.release([id])
+        ended(id, reason: .dismissed, holders: item.holders)
+        closeIfEmpty(digest)
+        return FateActionReport(action: "dismiss", ids: [id],
+                                message: "Notification \(id) (\(item.app)), \(Self.heldFor(item)), was dismissed; "
+                                    + "its app was told (NotificationClosed, reason 2).")
+    }
+
+    /// Dismisses every held notification, waiting or in a digest.
+    func dismissAllHeld() -> FateActionReport {
+        let items = held.all
+        guard !items.isEmpty else {
+            return FateActionReport(action: "dismiss", ids: [], message: "Nothing was held; nothing was dismissed.")
+        }
+        let digests = Set(items.compactMap { held.digest(of: $0.id) })
+        held.release(items.map(\.id))
+        for item in items { ended(item.id, reason: .dismissed, holders: item.holders) }
+        for digest in digests.sorted() { closeIfEmpty(digest) }
+        let n = items.count
+        return FateActionReport(action: "dismiss", ids: items.map(\.id),
+                                message: "\(n) held notification\(n == 1 ? " was" : "s were") dismissed; "
+                                    + "\(n == 1 ? "its app was" : "their apps were") told (NotificationClosed, reason 2).")
+    }
+
+    // MARK: digest show-all
+
+    /// Does what Show All on digest `digestID` does (0: the newest digest still open).
+    func showAll(digest digestID: UInt32) throws -> FateActionReport {
+        let open = held.openDigests()
+        guard let target = digestID == 0 ? open.keys.max() : digestID, let items = open[target] else {
+            if digestID != 0 {
+                throw Refused(description: "digest \(digestID) is not open (it stands for no held notification now); "
+                    + (open.isEmpty ? "no digest is open." : "open: \(open.keys.sorted().map(String.init).joined(separator: ", "))."))
+            }
+            let waiting = held.all.count
+            return FateActionReport(action: "show-all", ids: [],
+                                    message: "No digest is open; nothing was shown"
+                                        + (waiting == 0 ? "." : " (\(waiting) held, in no digest yet: focusctl show ID shows one)."))
+        }
+        digestAction(target, key: Digest.showAllKey)
+        let n = items.count
+        return FateActionReport(action: "show-all", ids: Digest.ordered(items).reversed().map(\.id), digest: target,
+                                message: "Digest \(target): \(n) notification\(n == 1 ? " is" : "s are") shown now, each as itself.")
+    }
+
+    /// Closes digest `digest` on the daemon once it stands for nothing held.
+    private func closeIfEmpty(_ digest: UInt32?) {
+        guard let digest, held.openDigests()[digest] == nil else { return }
+        closeOnDaemon(digest)
+    }
+}

@@ -1,0 +1,93 @@
+import ArgumentParser
+import FocusBridgeCore
+import FocusBridgeDBus
+import Foundation
+
+/// A notification ID as typed: a whole number of 1 or more, else one sentence and exit 1.
+enum NotificationIDText {
+    static func parse(_ text: String, what: String = "ID") -> UInt32 {
+        guard let value = UInt32(text), value >= 1 else {
+            ControlClient.fail("focusctl: \(what) takes a notification ID as focusctl history lists them (a whole number "
+                               + "of 1 or more), not \"\(text)\".", code: 1)
+        }
+        return value
+    }
+}
+
+/// Calls one of the fate methods and prints what it did (or its JSON).
+private func act(_ method: String, _ arguments: Variant?, json: Bool) {
+    let (report, text) = ControlClient().report(FateActionReport.self, method, arguments)
+    print(json ? text : report.message)
+}
+
+/// `focusctl show ID`.
+struct ShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show a notification now: a held one as itself, a past one again as a copy from history.",
+        discussion: """
+            A held notification (focusctl history says held-focus or held-summary) goes out as \
+            itself, as a digest's Show All would send it: its app hears its actions and its close. \
+            A past one is shown again as a copy under a new ID, from what history keeps of it: its \
+            app name, icon, summary, body and kept hints, without actions or images.
+            """)
+
+    @Argument(help: ArgumentHelp("The notification, by its ID in focusctl history.", valueName: "id"))
+    var id: String
+
+    @Flag(help: "Print what was done as one JSON object.")
+    var json = false
+
+    func run() throws {
+        act("Show", .tuple([.uint32(NotificationIDText.parse(id))]), json: json)
+    }
+}
+
+/// `focusctl dismiss ID|--all-held`.
+struct DismissCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dismiss",
+        abstract: "Dismiss a held notification, or every one: its app is told (NotificationClosed, reason 2).")
+
+    @Argument(help: ArgumentHelp("The held notification, by its ID in focusctl history.", valueName: "id"))
+    var id: String?
+
+    @Flag(help: "Dismiss every held notification, for a Focus or the summary, in a digest or not.")
+    var allHeld = false
+
+    @Flag(help: "Print what was done as one JSON object.")
+    var json = false
+
+    func validate() throws {
+        if (id == nil) == !allHeld { throw ValidationError("Give an ID or --all-held, not both.") }
+    }
+
+    func run() throws {
+        if allHeld { return act("DismissHeld", nil, json: json) }
+        act("Dismiss", .tuple([.uint32(NotificationIDText.parse(id ?? ""))]), json: json)
+    }
+}
+
+/// `focusctl digest show-all [ID]`.
+struct DigestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "digest", abstract: "Act on a digest the bridge delivered.",
+        subcommands: [ShowAll.self])
+
+    struct ShowAll: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "show-all",
+            abstract: "Do what the digest's Show All does: each notification it stands for is shown as itself.")
+
+        @Argument(help: ArgumentHelp("The digest, by its ID in focusctl history (default: the newest one open).",
+                                     valueName: "id"))
+        var id: String?
+
+        @Flag(help: "Print what was done as one JSON object.")
+        var json = false
+
+        func run() throws {
+            act("ShowAll", .tuple([.uint32(id.map { NotificationIDText.parse($0) } ?? 0)]), json: json)
+        }
+    }
+}
