@@ -141,7 +141,7 @@ delivery = "summary"
 # --------------------------------------------------------------------------- dismiss
 def test_dismiss_ends_a_held_notification_once_with_reason_2(focus_bridge, fake_daemon, client, focusctl, marker,
                                                             procs, bus):
-    from conftest import session_env
+    from support.processes import session_env
     focus_bridge(WORK)
     fc_ok(focusctl, "focus", "on", "work")
     nid = client.notify("Weekly report", app="Shop")
@@ -322,7 +322,7 @@ def test_a_history_row_from_before_is_explained_and_shown_from_what_it_has(bridg
     up to v5-held-holders): its rows are listed with their decision and end, explained from
     their app, summary and body, and shown again."""
     import sqlite3
-    from conftest import wait_connected
+    from support.bridge import wait_connected
     folder = tmp_path / "state" / "focus-bridge"
     folder.mkdir(parents=True)
     db = sqlite3.connect(folder / "state.sqlite3")
