@@ -75,7 +75,8 @@ public struct FocusEngine: Sendable {
                 return nil
             case .on(let name):
                 guard focuses.contains(where: { $0.name == name }) else { break }
-                return ActiveFocus(name: name, since: manual.since, until: manual.until, source: .manual)
+                return ActiveFocus(name: name, since: manual.since, until: manual.until,
+                                   source: manual.device == nil ? .manual : .shared, device: manual.device)
             }
         }
         return scheduled(at: now)
@@ -98,12 +99,15 @@ public struct FocusEngine: Sendable {
 
 /// The Focus that is on.
 public struct ActiveFocus: Equatable, Sendable {
-    public enum Source: String, Sendable { case manual, scheduled }
+    /// `shared`: turned on by hand on another device (`[share]`).
+    public enum Source: String, Sendable { case manual, scheduled, shared }
 
     public var name: String
     public var since: Date
     public var until: Date?
     public var source: Source
+    /// The device it was turned on at, when shared.
+    public var device: String? = nil
 }
 
 /// A Focus turned on or off by hand (`focusctl focus on|off`), kept across restarts.
@@ -117,11 +121,14 @@ public struct ManualFocus: Equatable, Codable, Sendable {
     public var since: Date
     /// When the change stops winning over the schedules; nil: until changed again.
     public var until: Date?
+    /// The device the change was made at, when it came from another one (`[share]`).
+    public var device: String?
 
-    public init(state: State, since: Date, until: Date?) {
+    public init(state: State, since: Date, until: Date?, device: String? = nil) {
         self.state = state
         self.since = since
         self.until = until
+        self.device = device
     }
 
     public func isInEffect(at now: Date) -> Bool { until.map { now < $0 } ?? true }
