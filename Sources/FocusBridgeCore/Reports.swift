@@ -36,14 +36,17 @@ public struct StatusReport: Codable, Equatable, Sendable {
         public var name: String
         public var since: String
         @Nullable public var until: String?
-        /// `manual` or `scheduled`.
+        /// `manual`, `scheduled` or `shared` (turned on at another device, `[share]`).
         public var source: String
+        /// The device a shared Focus was turned on at; null otherwise.
+        @Nullable public var device: String?
 
         public init(_ active: ActiveFocus) {
             name = active.name
             since = Timestamp.string(active.since)
             until = active.until.map(Timestamp.string)
             source = active.source.rawValue
+            device = active.device
         }
     }
 

@@ -344,10 +344,11 @@ public struct ShareLedger: Equatable, Codable, Sendable {
     /// A change made here (`focus on|off`): the record to write to this device's file. Its
     /// order stamp is `now` to the millisecond, but after every change taken so far.
     public mutating func recordOwn(focus: String?, until: Date?, device: String, version: String, at now: Date) -> SharedFocusRecord {
-        var stamp = SharedFocus.milliseconds(now)
+        var stamp = SharedFocus.milliseconds(now, rounding: .down)
         if let newest { stamp = max(stamp, newest.milliseconds + 1) }
-        let change = SharedChange(focus: focus, since: SharedFocus.instant(SharedFocus.milliseconds(now)),
-                                  until: until.map { SharedFocus.instant(SharedFocus.milliseconds($0)) },
+        // Cut to the millisecond below, as `Timestamp.string` writes them here.
+        let change = SharedChange(focus: focus, since: SharedFocus.instant(SharedFocus.milliseconds(now, rounding: .down)),
+                                  until: until.map { SharedFocus.instant(SharedFocus.milliseconds($0, rounding: .down)) },
                                   changed: SharedFocus.instant(stamp))
         sequence += 1
         own = change
@@ -437,9 +438,10 @@ public struct ShareLedger: Equatable, Codable, Sendable {
 
 extension SharedFocus {
     /// `date` in whole milliseconds since 1970, to the nearest (a time read from a file is a
-    /// sum of seconds and milliseconds; its last bits must not decide an order).
-    static func milliseconds(_ date: Date) -> Int64 {
-        let value = (date.timeIntervalSince1970 * 1000).rounded()
+    /// sum of seconds and milliseconds; its last bits must not decide an order), or cut down
+    /// (a time of the clock, as `Timestamp.string` writes it).
+    static func milliseconds(_ date: Date, rounding: FloatingPointRoundingRule = .toNearestOrAwayFromZero) -> Int64 {
+        let value = (date.timeIntervalSince1970 * 1000).rounded(rounding)
         return value.isFinite ? Int64(max(min(value, 1e15), -1e15)) : 0
     }
 

@@ -48,6 +48,7 @@ public final class Service {
     private var focus: FocusController?
     private var control: ControlInterface?
     private var configWatch: ConfigWatch?
+    private var share: ShareFolder?
     /// Held for the whole run: the state folder's lock.
     private var stateFolder: StateFolder?
     private var reloadTimer = SourceID.none
@@ -119,6 +120,10 @@ public final class Service {
         bridge.stateChanged = { [weak control] in control?.announce() }
         bridge.senders.connectionLeft = { [weak control] name in control?.connectionLeft(name) }
         focus.changed = { [weak control] in control?.announce() }
+        let share = ShareFolder(store: store, logger: logger) { [weak focus] in focus?.applyShared($0) ?? false }
+        focus.changedByHand = { [weak share] change, endGiven in share?.publish(change, endGiven: endGiven) }
+        control.share = share
+        self.share = share
         try NotificationsInterface.export(on: session, to: bridge)
         try control.export()
         self.control = control
@@ -157,6 +162,7 @@ public final class Service {
         }
         daemon?.start()
         focus.start()
+        share.configure(options.configuration.share)
         bridge.preferences.start()
         bridge.askPendingQuestions()
         SleepWatch.follow { [weak focus] in focus?.evaluate() }
@@ -184,6 +190,7 @@ public final class Service {
             options.downstreamOverride(&configuration.downstream)
             bridge?.settings = configuration.policy
             focus?.evaluate()
+            share?.configure(configuration.share)
             if configuration.downstream != options.configuration.downstream {
                 logger.warning("the [downstream] table changed; that takes effect when focus-bridge restarts")
             }

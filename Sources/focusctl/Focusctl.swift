@@ -11,7 +11,7 @@ struct Focusctl: ParsableCommand {
         version: focusBridgeVersion,
         subcommands: [StatusCommand.self, FocusCommand.self, DndCommand.self, SilentCommand.self, SummaryCommand.self, HistoryCommand.self,
                       ExplainCommand.self, AppsCommand.self, AppCommand.self, MuteCommand.self, UnmuteCommand.self,
-                      CheckConfigCommand.self, ReloadCommand.self, WatchCommand.self])
+                      CheckConfigCommand.self, ReloadCommand.self, WatchCommand.self, ShareCommand.self])
 
     /// A misspelt command word is answered before the parser's longer answer.
     static func main() {
