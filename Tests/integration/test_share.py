@@ -4,7 +4,8 @@ Each "device" is a real focus-bridge on a private bus of its own, with its own H
 folders, in log mode (no daemon is needed to see the Focus). The folder-level tests give two
 bridges the same folder (a perfect sync engine) or write into it the way a sync engine does:
 temporary files renamed into place, conflict copies, files cut short, old versions put back.
-test_share_syncthing.py puts two real Syncthing instances between them.
+The last test puts two real Syncthing instances (Debian's package) between two bridges, each
+with its own folder, on loopback, configured through Syncthing's REST API.
 
 "Not taken" is asserted soundly, without sleeping: each scan reads the whole folder, so once a
 later change written after the debris (a "marker" device's file) was applied, the debris had
@@ -13,9 +14,15 @@ been looked at too.
 
 import json
 import os
+import re
+import shutil
+import signal
+import socket
 import subprocess
 import textwrap
 import time
+import urllib.error
+import urllib.request
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -24,7 +31,7 @@ import pytest
 from conftest import (BRIDGE_BIN, CONTROL_NAME, FOCUSCTL_BIN, SLOWDOWN, PrivateBus, require_binary, run,
                       session_env, wait_for_name, wait_until)
 
-TEST_TIMEOUT = 60
+TEST_TIMEOUT = 150
 
 FOCUSES = """\
 [focus.work]
@@ -351,3 +358,158 @@ def test_a_bad_share_table_is_refused_with_its_place(tmp_path):
     assert "config.toml:2:10: `folder` must be an absolute path or start with ~/" in r.stdout + r.stderr
     assert "config.toml:3:10: `device`: a device name is 1 to 64 letters" in r.stdout + r.stderr
     assert "config.toml:4:1: unknown key `folde` in [share]; did you mean `folder`?" in r.stdout + r.stderr
+
+
+# --------------------------------------------------------------------------- the real engine
+SYNC_DELAY_S = 1  # fsWatcherDelayS: Syncthing sends a change this long after it saw it
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Syncthing:
+    """One Syncthing instance with its own home, its GUI/REST API and its listener on loopback
+    ports, no discovery, relays, NAT or usage reporting."""
+
+    def __init__(self, root, name, procs):
+        self.name, self.procs = name, procs
+        self.home = Path(root) / ("syncthing-" + name)
+        out = subprocess.run(["syncthing", "generate", "--home", str(self.home), "--no-default-folder",
+                              "--skip-port-probing"], capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0, out.stdout + out.stderr
+        config = (self.home / "config.xml").read_text()
+        self.api_key = re.search(r"<apikey>([^<]+)</apikey>", config).group(1)
+        self.device_id = re.search(r'<device id="([A-Z0-9-]+)"', config).group(1)
+        self.gui_port, self.port = free_port(), free_port()
+        self.log = Path(root) / ("syncthing-%s.log" % name)
+        self.proc = None
+
+    def start(self):
+        env = dict(os.environ, HOME=str(self.home), STNODEFAULTFOLDER="1", STNOUPGRADE="1", STNORESTART="1")
+        self.proc = self.procs.spawn(
+            ["syncthing", "serve", "--home", str(self.home), "--no-browser", "--no-restart", "--no-upgrade",
+             "--gui-address", "http://127.0.0.1:%d" % self.gui_port, "--logflags", "3"],
+            env=env, stdin=subprocess.DEVNULL, stdout=open(self.log, "ab"), stderr=subprocess.STDOUT)
+        wait_until(self.answers, timeout=30 * SLOWDOWN, interval=0.2,
+                   message="Syncthing %s answers on 127.0.0.1:%d (log: %s)" % (self.name, self.gui_port, self.log))
+        return self
+
+    def kill(self):
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def api(self, method, path, body=None):
+        request = urllib.request.Request("http://127.0.0.1:%d%s" % (self.gui_port, path), method=method,
+                                         data=None if body is None else json.dumps(body).encode(),
+                                         headers={"X-API-Key": self.api_key, "Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            text = response.read().decode()
+            return json.loads(text) if text.strip() else None
+
+    def answers(self):
+        if self.proc.poll() is not None:
+            raise AssertionError("Syncthing %s exited %s:\n%s" % (self.name, self.proc.returncode, self.log.read_text()[-3000:]))
+        try:
+            return self.api("GET", "/rest/system/ping") == {"ping": "pong"}
+        except (urllib.error.URLError, ConnectionError, OSError):
+            return False
+
+    def configure(self, other, folder):
+        self.api("PATCH", "/rest/config/options", {
+            "listenAddresses": ["tcp://127.0.0.1:%d" % self.port], "globalAnnounceEnabled": False,
+            "localAnnounceEnabled": False, "relaysEnabled": False, "natEnabled": False, "urAccepted": -1,
+            "crashReportingEnabled": False, "autoUpgradeIntervalH": 0, "startBrowser": False,
+            "reconnectionIntervalS": 1})
+        self.api("POST", "/rest/config/devices", {
+            "deviceID": other.device_id, "name": other.name, "addresses": ["tcp://127.0.0.1:%d" % other.port]})
+        self.api("POST", "/rest/config/folders", {
+            "id": "focus-bridge", "label": "focus-bridge", "path": str(folder), "type": "sendreceive",
+            "devices": [{"deviceID": self.device_id}, {"deviceID": other.device_id}],
+            "fsWatcherEnabled": True, "fsWatcherDelayS": SYNC_DELAY_S, "rescanIntervalS": 3600})
+
+    def connected_to(self, other):
+        try:
+            connections = self.api("GET", "/rest/system/connections")["connections"]
+        except (urllib.error.URLError, ConnectionError, OSError):
+            return False
+        return connections.get(other.device_id, {}).get("connected", False)
+
+
+@pytest.fixture
+def syncthing(tmp_path, procs):
+    if shutil.which("syncthing") is None:
+        pytest.skip("syncthing is not installed (make deps)")
+    made = []
+
+    def make(name):
+        s = Syncthing(tmp_path, name, procs)
+        made.append(s)
+        return s
+
+    yield make
+    for s in made:
+        s.stop()
+
+
+def test_two_bridges_share_focus_through_two_syncthings(tmp_path, devices, syncthing):
+    folders = {name: tmp_path / name / "Sync" / "focus-bridge" for name in ["laptop", "desk"]}
+    for folder in folders.values():
+        folder.mkdir(parents=True)
+    sync = {name: syncthing(name) for name in folders}
+    for name, st in sync.items():
+        st.start()
+    sync["laptop"].configure(sync["desk"], folders["laptop"])
+    sync["desk"].configure(sync["laptop"], folders["desk"])
+    wait_until(lambda: sync["laptop"].connected_to(sync["desk"]) and sync["desk"].connected_to(sync["laptop"]),
+               timeout=60 * SLOWDOWN, interval=0.2, message="the two Syncthings connect")
+    laptop = devices("laptop", folders["laptop"]).start()
+    desk = devices("desk", folders["desk"]).start()
+    # Each bridge's first file has reached the other folder: the folder is shared both ways.
+    wait_until(lambda: (folders["desk"] / "laptop.json").exists() and (folders["laptop"] / "desk.json").exists(),
+               timeout=30 * SLOWDOWN, interval=0.1, message="each device file synced")
+
+    def propagation(change, device, expected):
+        """Seconds from the change at one bridge to `expected` at the other (a bounded wait)."""
+        started = time.monotonic()
+        change()
+        device.wait_focus(expected, timeout=SYNC_DELAY_S + 10)
+        return time.monotonic() - started
+
+    took = propagation(lambda: laptop.ctl("focus", "on", "work", "--for", "1h"), desk, ("work", "shared", "laptop"))
+    assert "work is on until" in desk.ctl("status") and "(from laptop)." in desk.ctl("status")
+    back = propagation(lambda: desk.ctl("focus", "off"), laptop, None)
+    print("\nSyncthing, fsWatcherDelayS=%d: on at the laptop -> on at the desk in %.1f s; off at the desk -> "
+          "off at the laptop in %.1f s" % (SYNC_DELAY_S, took, back))
+    assert max(took, back) < SYNC_DELAY_S + 5 * SLOWDOWN, "slower than the sync delay and a few seconds"
+
+    # The desk's Syncthing dies; a change at each device meanwhile, the desk's last.
+    sync["desk"].kill()
+    laptop.ctl("focus", "on", "work")
+    wait_until(lambda: laptop.own_file()["sequence"] == 2, timeout=5)
+    desk.ctl("focus", "on", "dnd", "--for", "2h")
+    assert json.loads((folders["desk"] / "desk.json").read_text())["changed"] > laptop.own_file()["changed"]
+    assert laptop.focus() == ("work", "manual", None) and desk.focus() == ("dnd", "manual", None)
+    # Back: both converge on the newest change, the desk's.
+    sync["desk"].start()
+    wait_until(lambda: sync["desk"].connected_to(sync["laptop"]), timeout=60 * SLOWDOWN, interval=0.2,
+               message="the desk's Syncthing connects again")
+    laptop.wait_focus(("dnd", "shared", "desk"), timeout=30)
+    assert desk.focus() == ("dnd", "manual", None)
+    wait_until(lambda: {d["device"]: d["sequence"] for d in desk.share()["devices"]}.get("laptop") == 2,
+               timeout=30 * SLOWDOWN, interval=0.2, message="the laptop's older change reached the desk")
+    assert {d["device"]: d for d in desk.share()["devices"]}["laptop"]["applied"] is False
+    assert desk.focus() == ("dnd", "manual", None), "the older change was not taken"
+    for folder in folders.values():
+        assert sorted(p.name for p in folder.iterdir() if not p.name.startswith(".st")) == ["desk.json", "laptop.json"], \
+            sorted(p.name for p in folder.iterdir())
