@@ -91,6 +91,10 @@ public enum SharedFocus {
     public static let maxDeviceNameBytes = 64
     /// The longest Focus name and version text taken from a file.
     static let maxNameBytes = 256
+    /// How far ahead of this device's clock a change may be stamped and still be taken: a clock
+    /// ahead by minutes or hours is skew; by more than a day it is broken, and taking its stamp
+    /// would put every later change of every device that far ahead too.
+    public static let maxSkew: TimeInterval = 86_400
     /// How deep a file's JSON may nest (a device file nests one level).
     static let maxDepth = 16
 
@@ -328,6 +332,8 @@ public struct ShareLedger: Equatable, Codable, Sendable {
         case ownDevice
         /// `maxDevices` are followed already.
         case tooManyDevices
+        /// Stamped more than `SharedFocus.maxSkew` ahead of this device's clock.
+        case farFuture
     }
 
     public struct Outcome: Equatable, Sendable {
@@ -394,6 +400,10 @@ public struct ShareLedger: Equatable, Codable, Sendable {
                                           seen: now, applied: false)
             guard let key = record.key else {
                 outcome.ignored[record.device] = .noChange
+                continue
+            }
+            if key.changed.timeIntervalSince(now) > SharedFocus.maxSkew {
+                outcome.ignored[record.device] = .farFuture
                 continue
             }
             if let newest, key <= newest {

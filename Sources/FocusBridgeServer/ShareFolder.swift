@@ -183,9 +183,13 @@ final class ShareFolder {
             logger.warning("share: more than \(SharedFocus.maxDevices) devices in \(folder); ignored: \(tooMany.prefix(5).joined(separator: ", "))\(tooMany.count > 5 ? ", …" : "") (focusctl share forget DEVICE makes room)")
         }
         saidTooMany = !tooMany.isEmpty
+        // Said once per change: read again, it is a replay.
+        for device in outcome.ignored.filter({ $0.value == .farFuture }).map(\.key).sorted() {
+            logger.warning("share: the last change of \(device) is stamped more than a day ahead of this device's clock; ignored (is its clock right?)")
+        }
         save()
         if let change = outcome.apply {
-            let what = change.focus.map { "\($0) on" } ?? "Focus off"
+            let what = change.focus.map { "\(JSONText.quote($0)) on" } ?? "Focus off"
             if apply(change) {
                 logger.info("share: \(what) from \(change.device)")
             } else {

@@ -221,6 +221,19 @@ final class SharedFocusTests: XCTestCase {
                        "taken at once, and it lasts to its own until, not a moment less")
     }
 
+    func testAChangeStampedMoreThanADayAheadIsIgnoredOnce() {
+        var ledger = ShareLedger()
+        let broken = record("laptop", 1, "work", changed: 86_400 * 400)
+        XCTAssertEqual(ledger.merge([broken], ownDevice: "desk", at: at(0)), .init(apply: nil, ignored: ["laptop": .farFuture]))
+        XCTAssertNil(ledger.newest, "it does not drag the order of later changes a year ahead")
+        XCTAssertEqual(ledger.merge([broken], ownDevice: "desk", at: at(1)).ignored, ["laptop": .replayed])
+        XCTAssertEqual(ledger.devices["laptop"]?.applied, false)
+        // Its next change, from a clock set right, is taken.
+        XCTAssertEqual(ledger.merge([record("laptop", 2, "dnd", changed: 5)], ownDevice: "desk", at: at(6)).apply?.focus, "dnd")
+        // A day ahead is still skew.
+        XCTAssertNotNil(ledger.merge([record("laptop", 3, nil, changed: 86_000)], ownDevice: "desk", at: at(7)).apply)
+    }
+
     func testAChangeMadeAfterSeeingAFutureStampStillCountsAsNewer() {
         // The desk's clock is behind: after taking the laptop's future-stamped change, its own
         // next change must win everywhere, or the two would disagree for an hour.

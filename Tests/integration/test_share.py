@@ -241,6 +241,14 @@ def test_the_newest_change_wins_and_an_older_one_is_ignored(tmp_path, devices):
     wait_until(lambda: "ab" in {d["device"] for d in desk.share()["devices"]}, timeout=10 * SLOWDOWN)
     assert {d["device"]: d for d in desk.share()["devices"]}["ab"]["applied"] is False
     assert desk.focus() == ("dnd", "shared", "zz")
+    # A clock more than a day ahead is broken, not skewed: its change is ignored, said once.
+    write_like_a_sync_engine(folder, "broken.json", record("broken", 1, "work", now() + timedelta(days=400)))
+    wait_until(lambda: "broken" in {d["device"] for d in desk.share()["devices"]}, timeout=10 * SLOWDOWN)
+    os.utime(folder / "broken.json")
+    write_like_a_sync_engine(folder, "ab.json", record("ab", 2, None, now() - timedelta(hours=1)))
+    wait_until(lambda: {d["device"]: d["sequence"] for d in desk.share()["devices"]}["ab"] == 2, timeout=10 * SLOWDOWN)
+    assert desk.focus() == ("dnd", "shared", "zz")
+    assert desk.log_text().count("the last change of broken is stamped more than a day ahead") == 1
 
 
 def test_what_a_sync_engine_leaves_in_the_folder_is_ignored(tmp_path, devices):
