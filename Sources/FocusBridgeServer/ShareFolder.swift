@@ -303,7 +303,8 @@ final class ShareFolder {
         guard let folder else { return }
         guard Self.isFolder(folder) else { return folderMissing(folder) }
         let target = folder + "/" + SharedFocus.fileName(of: device)
-        let temporary = folder + "/." + SharedFocus.fileName(of: device) + ".tmp-\(getpid())"
+        // One name, so that a write cut short by a crash leaves nothing behind after the next.
+        let temporary = folder + "/." + SharedFocus.fileName(of: device) + ".tmp"
         let bytes = SharedFocus.encode(ledger.ownRecord(device: device, version: focusBridgeVersion))
         if let failure = Self.write(bytes, to: temporary) {
             unlink(temporary)

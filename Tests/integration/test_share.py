@@ -28,8 +28,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import (BRIDGE_BIN, CONTROL_NAME, FOCUSCTL_BIN, SLOWDOWN, PrivateBus, require_binary, run,
-                      session_env, wait_for_name, wait_until)
+from conftest import (BRIDGE_BIN, CONTROL_NAME, FOCUSCTL_BIN, SLOWDOWN, LineReader, PrivateBus, require_binary,
+                      run, session_env, wait_for_name, wait_until)
 
 TEST_TIMEOUT = 150
 
@@ -169,6 +169,11 @@ def test_a_manual_change_at_one_device_is_applied_at_the_other(tmp_path, devices
     status = desk.status()["focus"]
     assert status["until"] == laptop.status()["focus"]["until"], "it ends when it ends at the laptop"
     assert "work is on until" in desk.ctl("status") and "(from laptop)." in desk.ctl("status")
+    bar = desk.procs.spawn([FOCUSCTL_BIN, "watch", "--waybar"], env=desk.env, stdin=subprocess.DEVNULL,
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    line = LineReader(bar.stdout).get(10 * SLOWDOWN)
+    bar.kill()
+    assert line and json.loads(line)["tooltip"].split("\n")[0].endswith("(from laptop)"), line
     assert laptop.focus() == ("work", "manual", None)
     own = laptop.own_file()
     assert own["device"] == "laptop" and own["sequence"] == 1 and own["focus"] == "work"
