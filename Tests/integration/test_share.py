@@ -155,7 +155,9 @@ class Markers:
         self.n += 1
         write_like_a_sync_engine(self.folder, "marker.json",
                                  record("marker", self.n, focus, now() + timedelta(milliseconds=self.n)))
-        self.device.wait_focus((focus, "shared", "marker") if focus else None)
+        wait_until(lambda: {d["device"]: d["sequence"] for d in self.device.share()["devices"]}.get("marker") == self.n,
+                   timeout=10 * SLOWDOWN, interval=0.05, message="%s read marker %d" % (self.device.name, self.n))
+        assert self.device.focus() == ((focus, "shared", "marker") if focus else None)
 
 
 # --------------------------------------------------------------------------- two bridges, one folder
