@@ -49,6 +49,8 @@ packages=(
     mandoc              # man page lint
     zsh                 # the installed zsh completion scripts are loaded in a test
     fish                # the installed fish completion scripts are loaded in a test
+    # issue 15: two real sync engines between two bridges (Tests/integration/test_share.py)
+    syncthing
 )
 
 # Desktops (issue 17): real GNOME Shell 43 and plasmashell 5.27, headless, behind the bridge

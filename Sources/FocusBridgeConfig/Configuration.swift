@@ -8,6 +8,8 @@ import Foundation
 public struct Configuration: Equatable, Sendable {
     public var downstream = DownstreamSettings()
     public var policy = PolicySettings()
+    /// `[share]`: Focus shared across devices through a synced folder (off by default).
+    public var share = ShareSettings()
 
     public init() {}
 

@@ -45,6 +45,9 @@ final class TableReader {
                 configuration.policy.focuses.append(focus(name, table))
             }
         }
+        if let table = subtable(root, "share") {
+            configuration.share = share(table)
+        }
         guard problems.isEmpty else { throw ConfigError(problems: problems) }
         return configuration
     }
@@ -73,7 +76,7 @@ final class TableReader {
         let homes: [(header: String, keys: [String])] = [
             ("[general]", Schema.generalKeys), ("[downstream]", Schema.downstreamKeys), ("[summary]", Schema.summaryKeys),
             ("[apps.\"APP\"]", Schema.appKeys), ("[focus.NAME]", Schema.focusKeys),
-            ("[[focus.NAME.schedule]]", Schema.scheduleKeys),
+            ("[[focus.NAME.schedule]]", Schema.scheduleKeys), ("[share]", Schema.shareKeys),
         ]
         if let home = homes.first(where: { $0.keys.contains(key) }) { return "`\(home.header) \(key)`" }
         let all = homes.flatMap { home in home.keys.map { (home.header, $0) } }
@@ -156,6 +159,27 @@ final class TableReader {
             settings.whenFocused = choice
         }
         if let actions = quickActions(table) { settings.quickActions = actions }
+        return settings
+    }
+
+    /// `[share]`: an absolute folder (or one under `~/`), and a device name fit for a file name.
+    private func share(_ table: TOMLTable) -> ShareSettings {
+        checkKeys(table, ["share"], Schema.shareKeys)
+        var settings = ShareSettings()
+        if let folder = string(table, "folder") {
+            if folder.hasPrefix("/") || folder.hasPrefix("~/") {
+                settings.folder = folder
+            } else {
+                note(table, "folder", "`folder` must be an absolute path or start with ~/, not \"\(folder)\"")
+            }
+        }
+        if let device = string(table, "device") {
+            if SharedFocus.isValidDevice(device) {
+                settings.device = device
+            } else {
+                note(table, "device", "`device`: \(SharedFocus.deviceNameRule), not \"\(device)\"")
+            }
+        }
         return settings
     }
 

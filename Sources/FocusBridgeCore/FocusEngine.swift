@@ -85,7 +85,8 @@ public struct FocusEngine: Sendable {
                 return nil
             case .on(let name):
                 guard focuses.contains(where: { $0.name == name }) else { break }
-                return ActiveFocus(name: name, since: manual.since, until: manual.until, source: .manual)
+                return ActiveFocus(name: name, since: manual.since, until: manual.until,
+                                   source: manual.device == nil ? .manual : .shared, device: manual.device)
             }
         }
         return scheduled(at: now)
@@ -108,7 +109,9 @@ public struct FocusEngine: Sendable {
 
 /// The Focus that is on.
 public struct ActiveFocus: Equatable, Sendable {
-    public enum Source: String, Sendable { case manual, scheduled, window }
+    /// `shared`: turned on by hand on another device (`[share]`); `window`: by a window
+    /// (`while-fullscreen`, `while-focused`).
+    public enum Source: String, Sendable { case manual, scheduled, shared, window }
 
     public var name: String
     public var since: Date
@@ -116,13 +119,16 @@ public struct ActiveFocus: Equatable, Sendable {
     public var source: Source
     /// Why it is on, for a Focus the windows turned on ("while VLC is fullscreen").
     public var reason: String?
+    /// The device it was turned on at, when shared.
+    public var device: String?
 
-    public init(name: String, since: Date, until: Date?, source: Source, reason: String? = nil) {
+    public init(name: String, since: Date, until: Date?, source: Source, reason: String? = nil, device: String? = nil) {
         self.name = name
         self.since = since
         self.until = until
         self.source = source
         self.reason = reason
+        self.device = device
     }
 }
 
@@ -137,11 +143,14 @@ public struct ManualFocus: Equatable, Codable, Sendable {
     public var since: Date
     /// When the change stops winning over the schedules; nil: until changed again.
     public var until: Date?
+    /// The device the change was made at, when it came from another one (`[share]`).
+    public var device: String?
 
-    public init(state: State, since: Date, until: Date?) {
+    public init(state: State, since: Date, until: Date?, device: String? = nil) {
         self.state = state
         self.since = since
         self.until = until
+        self.device = device
     }
 
     public func isInEffect(at now: Date) -> Bool { until.map { now < $0 } ?? true }

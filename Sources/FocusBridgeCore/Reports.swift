@@ -36,10 +36,12 @@ public struct StatusReport: Codable, Equatable, Sendable {
         public var name: String
         public var since: String
         @Nullable public var until: String?
-        /// `manual`, `scheduled` or `window`.
+        /// `manual`, `scheduled`, `shared` (turned on at another device, `[share]`) or `window`.
         public var source: String
         /// Why a Focus the windows turned on is on ("while VLC is fullscreen"), else null.
         @Nullable public var reason: String?
+        /// The device a shared Focus was turned on at; null otherwise.
+        @Nullable public var device: String?
 
         public init(_ active: ActiveFocus) {
             name = active.name
@@ -47,6 +49,7 @@ public struct StatusReport: Codable, Equatable, Sendable {
             until = active.until.map(Timestamp.string)
             source = active.source.rawValue
             reason = active.reason
+            device = active.device
         }
     }
 

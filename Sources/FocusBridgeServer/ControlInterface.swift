@@ -17,6 +17,8 @@ final class ControlInterface {
     let bridge: Bridge
     let store: Store
     private let focus: FocusController
+    /// `[share]` (ControlInterface+Share.swift).
+    var share: ShareFolder?
     private let reload: () -> ConfigError?
     /// The configuration file, for `focusctl apps` (where a setting comes from).
     let configPath: String
@@ -125,7 +127,7 @@ final class ControlInterface {
         case "ShowAll":
             call.reply(.tuple([.string(JSONText.encode(try bridge.showAll(digest: arguments.child(0).uint32 ?? 0)))]))
         default:
-            if try handleAppCall(call) { return }
+            if try handleAppCall(call) || handleShareCall(call) { return }
             call.fail(DBusError(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no method \(call.methodName)"))
         }
     }

@@ -101,7 +101,8 @@ public enum EmbeddedFiles {
     <!-- Status: a JSON object
            {"version": "0.1.0", "silent": true|false,
             "focus": null | {"name": "...", "since": "<time>", "until": null | "<time>",
-                             "source": "manual|scheduled"},
+                             "source": "manual|scheduled|shared",
+                             "device": null | "<device it was turned on at, when shared>"},
             "next-summary": null | "<time>",
             "downstream": {"mode": "log|spawn|name|address",
                            "target": "<bus name or command>",
@@ -288,6 +289,25 @@ public enum EmbeddedFiles {
 
     <method name="Unmute">
       <arg name="app" type="s" direction="in"/>
+      <arg name="json" type="s" direction="out"/>
+    </method>
+
+    <!-- ShareStatus: sharing Focus through a folder ([share]):
+           {"enabled": true|false, "folder": null | "<path>", "device": "<this device>",
+            "problem": null | "<sentence>", "sequence": N, "last-change": null | CHANGE,
+            "devices": [{"device", "sequence", "last-change": null | CHANGE,
+                         "version", "seen": "<time>", "applied": true|false}, ...]}
+         where CHANGE is {"focus": null | "<name>", "since", "until": null | "<time>",
+         "changed": "<time>"}. -->
+    <method name="ShareStatus">
+      <arg name="json" type="s" direction="out"/>
+    </method>
+
+    <!-- ShareForget: forgets a device seen in the share folder; its file,
+         while unchanged, does not bring it back. A device never seen gives
+         org.focusbridge.Error.InvalidRequest. Answers {"device", "message"}. -->
+    <method name="ShareForget">
+      <arg name="device" type="s" direction="in"/>
       <arg name="json" type="s" direction="out"/>
     </method>
 

@@ -146,8 +146,10 @@ final class FocusController {
             }
             end = date
         }
-        setManual(engine.manualChange(.on(focus.name), at: clock.now, duration: duration, until: end))
+        let change = engine.manualChange(.on(focus.name), at: clock.now, duration: duration, until: end)
+        setManual(change)
         evaluate()
+        changedByHand(change, end != nil || duration != nil)
         return bridge.activeFocus!
     }
 
@@ -155,8 +157,30 @@ final class FocusController {
 
     /// `focusctl focus off`.
     func turnOff() {
-        setManual(engine.manualChange(.off, at: clock.now))
+        let change = engine.manualChange(.off, at: clock.now)
+        setManual(change)
         evaluate()
+        changedByHand(change, false)
+    }
+
+    /// Called after a manual change made here (not one taken from another device), and whether
+    /// the person gave its end (`[share]` writes it to this device's file).
+    var changedByHand: (ManualFocus, _ endGiven: Bool) -> Void = { _, _ in }
+
+    /// Applies another device's manual change (`[share]`): it lasts to its own end, or else to
+    /// the next boundary of this device's schedules. False when it turns on a Focus this
+    /// device does not have (nothing changes).
+    func applyShared(_ change: SharedApply) -> Bool {
+        var state = ManualFocus.State.off
+        if let name = change.focus {
+            guard let focus = bridge.settings.focus(named: name) else { return false }
+            state = .on(focus.name)
+        }
+        var manual = engine.manualChange(state, at: change.since, until: change.until)
+        manual.device = change.device
+        setManual(manual)
+        evaluate()
+        return true
     }
 
     private func setManual(_ change: ManualFocus?) {

@@ -49,6 +49,7 @@ public final class Service {
     private var control: ControlInterface?
     private var configWatch: ConfigWatch?
     private var windows: WindowWatch?
+    private var share: ShareFolder?
     /// Held for the whole run: the state folder's lock.
     private var stateFolder: StateFolder?
     private var reloadTimer = SourceID.none
@@ -120,6 +121,10 @@ public final class Service {
         bridge.stateChanged = { [weak control] in control?.announce() }
         bridge.senders.connectionLeft = { [weak control] name in control?.connectionLeft(name) }
         focus.changed = { [weak control] in control?.announce() }
+        let share = ShareFolder(store: store, logger: logger) { [weak focus] in focus?.applyShared($0) ?? false }
+        focus.changedByHand = { [weak share] change, endGiven in share?.publish(change, endGiven: endGiven) }
+        control.share = share
+        self.share = share
         try NotificationsInterface.export(on: session, to: bridge)
         try control.export()
         self.control = control
@@ -167,6 +172,7 @@ public final class Service {
             control?.announce()
         }
         windows.start(environment: ProcessInfo.processInfo.environment)
+        share.configure(options.configuration.share)
         bridge.preferences.start()
         bridge.askPendingQuestions()
         SleepWatch.follow { [weak focus] in focus?.evaluate() }
@@ -194,6 +200,7 @@ public final class Service {
             options.downstreamOverride(&configuration.downstream)
             bridge?.settings = configuration.policy
             focus?.evaluate()
+            share?.configure(configuration.share)
             if configuration.downstream != options.configuration.downstream {
                 logger.warning("the [downstream] table changed; that takes effect when focus-bridge restarts")
             }

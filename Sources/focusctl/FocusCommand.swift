@@ -111,7 +111,8 @@ struct FocusCommand: ParsableCommand {
         guard let focus else { return "No Focus is on." }
         var text = "\(focus.name) is on"
         if let until = focus.until.flatMap(Timestamp.parse) { text += " until \(LocalTime.string(until))" }
-        return text + " (\(focus.reason ?? focus.source))."
+        let source = focus.source == "shared" ? "from \(focus.device ?? "another device")" : focus.reason ?? focus.source
+        return text + " (\(source))."
     }
 }
 
