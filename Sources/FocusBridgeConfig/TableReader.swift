@@ -153,6 +153,8 @@ final class TableReader {
         }
         if let flag = bool(table, "explain-time-sensitive") { settings.explainTimeSensitive = flag }
         if let actions = quickActions(table) { settings.quickActions = actions }
+        if let flag = bool(table, "badges") { settings.badges = flag }
+        if let flag = bool(table, "tray") { settings.tray = flag }
         return settings
     }
 
@@ -170,6 +172,7 @@ final class TableReader {
             rule.previews = previews
         }
         if let flag = bool(table, "marketing") { rule.marketing = flag }
+        if let flag = bool(table, "badges") { rule.badges = flag }
         rule.quickActions = quickActions(table)
         // Where each setting comes from, for `focusctl apps`.
         for entry in table.entries where Schema.appKeys.contains(entry.key) {

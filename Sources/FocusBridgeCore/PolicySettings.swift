@@ -41,6 +41,10 @@ public struct GeneralSettings: Equatable, Sendable {
     public var explainTimeSensitive = true
     /// The bridge's own buttons added where there is room (`[]`: none).
     public var quickActions: [QuickAction] = [.muteHour, .turnOffTimeSensitive]
+    /// Unread counts published for docks (`com.canonical.Unity.LauncherEntry`).
+    public var badges = true
+    /// The tray switch (a StatusNotifierItem), shown whenever a tray is there.
+    public var tray = true
 
     public init() {}
 }
@@ -61,6 +65,8 @@ public struct AppRule: Equatable, Sendable {
     public var marketing = false
     /// The app's own quick actions, when it has a `quick-actions` key (else `[general]`'s).
     public var quickActions: [QuickAction]?
+    /// The app's unread count is published for docks (with `[general] badges`).
+    public var badges = true
     /// Where each key that is not at its default comes from: the file's line, or a choice.
     public var origins: [String: SettingOrigin] = [:]
 

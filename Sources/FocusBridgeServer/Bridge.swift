@@ -24,6 +24,8 @@ final class Bridge {
     private let forwarder: Forwarder
     private let collapses = FloodCollapse()
     private let signals: NotificationSignals
+    /// Unread counts for docks (`Badges.swift`).
+    let badges: Badges
     private var recent = DuplicateTracker()
     /// Per-app rate limits (their "N more from App" notifications are `collapses`).
     private var flood: FloodGate
@@ -31,6 +33,7 @@ final class Bridge {
     /// The policy part of the configuration (replaced on reload).
     var settings: PolicySettings {
         didSet {
+            badges.settingsChanged(settings)
             let general = settings.general
             if general.rateLimit != flood.limit || TimeInterval(general.rateLimitSeconds) != flood.window {
                 flood = FloodGate(limit: general.rateLimit, window: TimeInterval(general.rateLimitSeconds))
@@ -63,6 +66,7 @@ final class Bridge {
         preferences = AppPreferences(store: store, clock: clock, logger: logger)
         forwarder = Forwarder(downstream: downstream, logger: logger)
         signals = NotificationSignals(bus: bus)
+        badges = Badges(bus: bus, settings: settings, logger: logger)
         connect()
         downstream.events = self
     }
@@ -144,6 +148,7 @@ final class Bridge {
                                         relevance: HeldNotification.relevance(of: notification), received: clock.now,
                                         holders: intake.holders, processID: process?.processID)
             held.hold(item)
+            badges.counted(id, app: app)
             // Durable before the caller hears the ID.
             commit.hold(Store.Hold(item: item, payloadType: arguments.all.typeString, payload: arguments.all.bytes)) {
                 [weak self] in
@@ -163,6 +168,7 @@ final class Bridge {
             commit.answer(call, id: id, history: history)
             let group = collapses.group(for: app, newID: ids.next)
             release(forwarder.track(id, appKey: app.key, holders: [caller], collapsedInto: group))
+            badges.counted(id, app: app)
             collapses.count(app, arguments: arguments, latest: notification.summary)
         case .forward(let counts):
             commit.answer(call, id: id, history: history)
@@ -202,6 +208,7 @@ final class Bridge {
         if counts { flood.delivered(shown.app.key, at: clock.now) }
         release(forwarder.track(id, appKey: shown.app.key, holders: holders, actionKeys: shown.actions.originalKeys))
         recent.delivered(id, appKey: shown.app.key, summary: request.summary, body: request.body, at: clock.now)
+        badges.counted(id, app: shown.app)
         forwarder.send(arguments.forwarded(id: id, request: request, shown: shown,
                                            process: processID.map { ProcessIdentity(processID: $0) }))
     }
@@ -241,6 +248,7 @@ final class Bridge {
     /// The one end of an ID's life: `NotificationClosed` to each holder, noted in history.
     func ended(_ id: UInt32, reason: CloseReason, holders: [Caller]) {
         signals.closed(id, reason: reason, to: holders)
+        badges.ended(id, reason: reason)
         commit.noteClosed(id, reason: reason, at: clock.now)
     }
 
@@ -280,6 +288,7 @@ extension Bridge: DownstreamEvents {
         case .closed(_, let reason):
             notificationClosed(entry.id, reason: reason)
         case .actionInvoked(_, let key):
+            badges.read(entry.id)
             if let quick = QuickAction.action(forKey: key) { return quickAction(quick, on: entry) }
             if entry.connections.contains(bus.uniqueName) { return ownAction(entry.id, key: key) }
             signals.actionInvoked(entry.id, key: entry.clientKey(for: key), to: entry.connections)
