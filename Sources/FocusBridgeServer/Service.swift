@@ -47,6 +47,7 @@ public final class Service {
     private var bridge: Bridge?
     private var focus: FocusController?
     private var control: ControlInterface?
+    private var tray: Tray?
     private var configWatch: ConfigWatch?
     /// Held for the whole run: the state folder's lock.
     private var stateFolder: StateFolder?
@@ -116,9 +117,12 @@ public final class Service {
         self.focus = focus
         let control = ControlInterface(bus: session, bridge: bridge, store: store, focus: focus,
                                        configPath: options.configPath, reload: { [weak self] in self?.reload() })
-        bridge.stateChanged = { [weak control] in control?.announce() }
+        let tray = Tray(bus: session, bridge: bridge, focus: focus, logger: logger,
+                        reload: { [weak self] in self?.reload() })
+        self.tray = tray
+        bridge.stateChanged = { [weak control, weak tray] in control?.announce(); tray?.refresh() }
         bridge.senders.connectionLeft = { [weak control] name in control?.connectionLeft(name) }
-        focus.changed = { [weak control] in control?.announce() }
+        focus.changed = { [weak control, weak tray] in control?.announce(); tray?.refresh() }
         try NotificationsInterface.export(on: session, to: bridge)
         try control.export()
         self.control = control
@@ -157,6 +161,7 @@ public final class Service {
         }
         daemon?.start()
         focus.start()
+        tray.start()
         bridge.preferences.start()
         bridge.askPendingQuestions()
         SleepWatch.follow { [weak focus] in focus?.evaluate() }
@@ -184,6 +189,7 @@ public final class Service {
             options.downstreamOverride(&configuration.downstream)
             bridge?.settings = configuration.policy
             focus?.evaluate()
+            tray?.refresh()
             if configuration.downstream != options.configuration.downstream {
                 logger.warning("the [downstream] table changed; that takes effect when focus-bridge restarts")
             }

@@ -1,0 +1,172 @@
+"""The tray switch (focus-bridge(1), BEHAVIOUR, The tray switch) over D-Bus: a fake
+StatusNotifierWatcher records the registration; the item's properties and the dbusmenu layout
+are read as a tray host reads them; a click on a menu item does what focusctl does."""
+
+import os
+
+import pytest
+from gi.repository import GLib
+
+from conftest import CONTROL_IFACE, CONTROL_NAME, CONTROL_PATH, name_owner, pump_until, wait_until
+from focus_support import config, focus_bridge  # noqa: F401  (fixtures)
+from focus_support import fc_ok, status
+from tray_support import MENU_IFACE, MENU_PATH, ITEM_IFACE, ITEM_PATH, PROPS, FakeWatcher, TrayReader
+
+TEST_TIMEOUT = 40
+
+WORK = """
+[focus.work]
+apps = ["Mail"]
+"""
+
+
+@pytest.fixture
+def watcher(bus):
+    w = FakeWatcher(bus.address)
+    yield w
+    w.close()
+
+
+@pytest.fixture
+def tray(bus):
+    made = []
+
+    def make(dest):
+        t = TrayReader(bus.address, dest)
+        made.append(t)
+        return t
+
+    yield make
+    for t in made:
+        t.close()
+
+
+def item_name(b):
+    return "org.kde.StatusNotifierItem-%d-1" % b.pid
+
+
+def test_registers_and_serves_the_item_and_its_menu(focus_bridge, fake_daemon, watcher, tray, focusctl):
+    b = focus_bridge(WORK)
+    sender, service = watcher.wait_registration()
+    assert service == item_name(b) and sender == b.unique_name, (sender, service)
+    assert name_owner(watcher.conn, service) == b.unique_name
+    t = tray(service)
+
+    item = t.item()
+    assert item["IconName"] == "preferences-system-notifications-symbolic", item
+    assert item["ItemIsMenu"] is True and item["Menu"] == MENU_PATH and item["Status"] == "Active", item
+    assert item["Id"] == "focus-bridge" and item["Category"] == "SystemServices", item
+    (width, height, pixels), = item["IconPixmap"]
+    assert (width, height, len(pixels)) == (24, 24, 24 * 24 * 4)
+    icon, _, title, text = item["ToolTip"]
+    assert "No Focus" in title and text == "No Focus is on", item["ToolTip"]
+    assert t.item_property("IconName") == item["IconName"]
+
+    menu = t.menu_properties()
+    assert (menu["Version"], menu["TextDirection"], menu["Status"]) == (3, "ltr", "normal"), menu
+    revision, items = t.layout()
+    labels = [p.get("label", p.get("type")) for _, p in items]
+    assert labels == ["work", "dnd", "Off", "separator", "Silent", "separator", "Deliver Summary Now",
+                      "Reload Configuration"], labels
+    props = dict(items)
+    assert props[t.item_id("work")]["toggle-type"] == "radio" and props[t.item_id("work")]["toggle-state"] == 0
+    assert props[t.item_id("Off")]["toggle-state"] == 1
+    assert props[t.item_id("Silent")]["toggle-type"] == "checkmark"
+    (answer,) = t.call(MENU_PATH, MENU_IFACE, "AboutToShow", GLib.Variant("(i)", (0,)), "(b)")
+    assert answer is False
+    (group,) = t.call(MENU_PATH, MENU_IFACE, "GetGroupProperties",
+                      GLib.Variant("(aias)", ([t.item_id("work")], ["label"])), "(a(ia{sv}))")
+    assert group == [(t.item_id("work"), {"label": "work"})], group
+
+    # a click on a Focus turns it on, as `focusctl focus on work` does
+    t.click("work")
+    wait_until(lambda: (status(focusctl)["focus"] or {}).get("name") == "work",
+               message="the click on work did not turn it on")
+    t.wait_signal("NewIcon")
+    t.wait_signal("ItemsPropertiesUpdated")
+    assert t.item()["IconName"] == "notification-disabled-symbolic"
+    assert "work is on" in t.item()["ToolTip"][3]
+    props = dict(t.layout()[1])
+    assert props[t.item_id("work")]["toggle-state"] == 1 and props[t.item_id("Off")]["toggle-state"] == 0
+
+    # silent, then off
+    t.click("Silent")
+    wait_until(lambda: status(focusctl)["silent"] is True, message="Silent did not switch silent mode on")
+    t.click("Off")
+    wait_until(lambda: status(focusctl)["focus"] is None, message="Off did not turn the Focus off")
+    t.wait_signal("NewIcon", count=2)
+    assert t.item()["IconName"] == "audio-volume-muted-symbolic"
+    assert "Silent" in t.item()["ToolTip"][3]
+
+    # a change made elsewhere shows too
+    fc_ok(focusctl, "silent", "off")
+    wait_until(lambda: t.item()["IconName"] == "preferences-system-notifications-symbolic",
+               message="the icon did not follow focusctl silent off")
+
+
+def test_reload_and_summary_from_the_menu(focus_bridge, fake_daemon, watcher, tray, focusctl, config):
+    b = focus_bridge(WORK)
+    _, service = watcher.wait_registration()
+    t = tray(service)
+    revision, _ = t.layout()
+    config(WORK + '\n[focus.gaming]\napps = ["Steam"]\n')
+    t.click("Reload Configuration")
+    _, _, (new_revision, parent) = t.wait_signal("LayoutUpdated")
+    assert new_revision > revision and parent == 0
+    labels = [p.get("label") for _, p in t.layout()[1]]
+    assert labels[:3] == ["work", "gaming", "dnd"], labels
+    # the file watch reloads too: the click is the second reload
+    wait_until(lambda: b.stderr().count("reloaded ") >= 2, message="the menu's Reload did not reload")
+    t.click("Deliver Summary Now")   # nothing held: nothing sent, nothing breaks
+    assert b.alive()
+
+
+def test_registers_again_when_a_watcher_appears(focus_bridge, fake_daemon, bus):
+    b = focus_bridge(WORK)
+    first = FakeWatcher(bus.address)
+    try:
+        assert first.wait_registration()[1] == item_name(b)
+    finally:
+        first.close()
+    second = FakeWatcher(bus.address)
+    try:
+        assert second.wait_registration()[1] == item_name(b)
+    finally:
+        second.close()
+
+
+def test_tray_false_shows_nothing_until_turned_on(focus_bridge, fake_daemon, watcher, bus, focusctl, config):
+    b = focus_bridge(WORK + "\n[general]\ntray = false\n")
+    fc_ok(focusctl, "status")
+    assert name_owner(watcher.conn, item_name(b)) is None
+    config(WORK + "\n[general]\ntray = true\n")
+    fc_ok(focusctl, "reload")
+    sender, service = watcher.wait_registration()
+    assert len(watcher.registrations) == 1 and service == item_name(b)
+    config(WORK + "\n[general]\ntray = false\n")
+    fc_ok(focusctl, "reload")
+    assert pump_until(lambda: name_owner(watcher.conn, service) is None, 5), "the item's name was not released"
+
+
+def test_nothing_a_client_sends_breaks_the_tray(focus_bridge, fake_daemon, watcher, tray, client):
+    b = focus_bridge(WORK)
+    _, service = watcher.wait_registration()
+    t = tray(service)
+    bad = [
+        (MENU_PATH, MENU_IFACE, "GetLayout", GLib.Variant("(iias)", (9999, -1, []))),
+        (MENU_PATH, MENU_IFACE, "GetProperty", GLib.Variant("(is)", (-5, "label"))),
+        (MENU_PATH, MENU_IFACE, "Event", GLib.Variant("(isvu)", (777, "clicked", GLib.Variant("s", "x"), 0))),
+        (ITEM_PATH, PROPS, "Set", GLib.Variant("(ssv)", (ITEM_IFACE, "IconName", GLib.Variant("s", "x")))),
+        (ITEM_PATH, PROPS, "Get", GLib.Variant("(ss)", (ITEM_IFACE, "NoSuchProperty"))),
+    ]
+    for path, iface, method, params in bad:
+        with pytest.raises(GLib.Error):
+            t.call(path, iface, method, params)
+    # many events at once, unknown IDs and other kinds of events among them
+    events = [(i, "hovered" if i % 2 else "clicked", GLib.Variant("i", 0), 0) for i in range(5000, 6000)]
+    (errors,) = t.call(MENU_PATH, MENU_IFACE, "EventGroup", GLib.Variant("(a(isvu))", (events,)), "(ai)")
+    assert len(errors) <= 256, len(errors)
+    for method, params in [("ContextMenu", (0, 0)), ("Activate", (1, 1)), ("SecondaryActivate", (1, 1))]:
+        t.call(ITEM_PATH, ITEM_IFACE, method, GLib.Variant("(ii)", params))
+    t.call(ITEM_PATH, ITEM_IFACE, "Scroll", GLib.Variant("(is)", (3, "vertical")))
+    assert client.status()["focus"] is None and b.alive()
