@@ -69,6 +69,7 @@ interop_packages=(
     lxqt-notificationd  # X11
     sway                # a headless compositor for mako and swaync (run as nobody)
     grim                # Wayland screenshots
+    waybar              # its tray hosts the tray switch (test_tray.py, under headless sway)
     libwayland-dev      # building ../shared/tools/vclick (clicks on sway)
     libwayland-bin      # wayland-scanner, for the same
     gcc                 # the same

@@ -23,8 +23,10 @@ extension Tray {
         case "GetLayout":
             let parent = arguments.child(0).int32 ?? 0
             let depth = arguments.child(1).int32 ?? -1
-            let names = Set(arguments.child(2).strings ?? [])
-            guard let layout = layout(parent, depth: depth, names: names) else { return unknownItem(call, parent) }
+            // The names are a hint (those the client is interested in): every property is sent,
+            // so that the items arrive whole in one reply (libdbusmenu asks for label and type
+            // only, and would have to fetch the toggles with GetGroupProperties).
+            guard let layout = layout(parent, depth: depth, names: []) else { return unknownItem(call, parent) }
             call.reply(.tuple([.uint32(revision), layout]))
         case "GetGroupProperties":
             let ids = (arguments.child(0).children.compactMap(\.int32)).prefix(Self.maxGroup)
