@@ -340,8 +340,9 @@ public enum EmbeddedFiles {
      IconName says Focus (notification-disabled-symbolic), silent (audio-volume-muted-symbolic)
      or neither (preferences-system-notifications-symbolic); IconPixmap draws the same in
      24x24 ARGB for hosts without the icon theme. ItemIsMenu is true: a click opens the menu
-     (com.canonical.dbusmenu at /MenuBar); Activate, SecondaryActivate, ContextMenu and
-     Scroll do nothing. -->
+     (com.canonical.dbusmenu at /MenuBar) in trays that draw it. For trays that cannot
+     (swaybar 1.7): Activate and ContextMenu turn the built-in Do Not Disturb on, or the Focus
+     that is on off; SecondaryActivate switches silent mode; Scroll does nothing. -->
 <node name="/StatusNotifierItem">
   <interface name="org.kde.StatusNotifierItem">
     <property name="Category" type="s" access="read"/>

@@ -166,7 +166,18 @@ final class Tray {
         if call.interfaceName == "org.freedesktop.DBus.Properties" {
             return propertiesCall(call, itemProperties)
         }
-        // ContextMenu, Activate, SecondaryActivate, Scroll: ItemIsMenu says the menu is the item.
+        // Trays that show the dbusmenu themselves (waybar, KDE, GNOME's extension) open it on a
+        // click (ItemIsMenu) and call none of these; a tray that cannot (swaybar 1.7) calls
+        // Activate or ContextMenu on a click, SecondaryActivate on a middle click: the switch then
+        // is Do Not Disturb (or the Focus that is on) and silent mode.
+        switch call.methodName {
+        case "Activate", "ContextMenu":
+            perform(bridge.activeFocus == nil ? .focusOn(FocusProfile.doNotDisturbName) : .focusOff, from: call.sender)
+        case "SecondaryActivate":
+            perform(.toggleSilent, from: call.sender)
+        default:
+            break
+        }
         call.reply()
     }
 

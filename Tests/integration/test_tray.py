@@ -166,7 +166,31 @@ def test_nothing_a_client_sends_breaks_the_tray(focus_bridge, fake_daemon, watch
     events = [(i, "hovered" if i % 2 else "clicked", GLib.Variant("i", 0), 0) for i in range(5000, 6000)]
     (errors,) = t.call(MENU_PATH, MENU_IFACE, "EventGroup", GLib.Variant("(a(isvu))", (events,)), "(ai)")
     assert len(errors) <= 256, len(errors)
-    for method, params in [("ContextMenu", (0, 0)), ("Activate", (1, 1)), ("SecondaryActivate", (1, 1))]:
-        t.call(ITEM_PATH, ITEM_IFACE, method, GLib.Variant("(ii)", params))
     t.call(ITEM_PATH, ITEM_IFACE, "Scroll", GLib.Variant("(is)", (3, "vertical")))
     assert client.status()["focus"] is None and b.alive()
+
+
+def test_a_tray_without_menus_clicks_the_switch(focus_bridge, fake_daemon, watcher, tray, client):
+    """swaybar 1.7 draws no dbusmenu: a click calls Activate (or ContextMenu, for an item that
+    is a menu), a middle click SecondaryActivate."""
+    focus_bridge(WORK)
+    _, service = watcher.wait_registration()
+    t = tray(service)
+
+    def click(method):
+        t.call(ITEM_PATH, ITEM_IFACE, method, GLib.Variant("(ii)", (1250, 10)))
+
+    def focus():
+        return (client.status()["focus"] or {}).get("name")
+
+    click("Activate")
+    wait_until(lambda: focus() == "dnd", message="Activate did not turn Do Not Disturb on")
+    fc = client.call("FocusOn", GLib.Variant("(sds)", ("work", 0, "")), "(s)", dest=CONTROL_NAME,
+                     path=CONTROL_PATH, iface=CONTROL_IFACE)
+    assert focus() == "work", fc
+    click("ContextMenu")
+    wait_until(lambda: focus() is None, message="ContextMenu did not turn the Focus off")
+    click("SecondaryActivate")
+    wait_until(lambda: client.status()["silent"] is True, message="SecondaryActivate did not switch silent on")
+    click("SecondaryActivate")
+    wait_until(lambda: client.status()["silent"] is False, message="SecondaryActivate did not switch silent off")
