@@ -168,3 +168,25 @@ def test_an_app_that_publishes_its_own_badge_is_left_alone(focus_bridge, fake_da
         telegram.conn.emit_signal(None, "/x", LAUNCHER_IFACE, "Update", params)
     telegram.round_trip()
     assert b.alive()
+
+
+def test_badges_turned_off_on_reload_go_to_zero(focus_bridge, fake_daemon, client, dock, config, focusctl):
+    focus_bridge("")
+    mail(client, "one")
+    dock.wait_count(MAIL_URI, 1)
+    config("""
+    [apps."org.example.Mail"]
+    badges = false
+    """)
+    fc_ok(focusctl, "reload")
+    dock.wait_count(MAIL_URI, 0)
+    mail(client, "two")
+    config("""
+    [general]
+    badges = true
+    """)
+    fc_ok(focusctl, "reload")
+    client.notify("marker", "b", app="Chat", hints={"desktop-entry": s("org.example.Chat")})
+    dock.wait_count("application://org.example.Chat.desktop", 1)
+    settle(client)
+    assert [u[3]["count"] for u in dock.of(MAIL_URI)] == [1, 0], "what came while off is not counted"
