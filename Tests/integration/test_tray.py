@@ -2,10 +2,10 @@
 StatusNotifierWatcher records the registration; the item's properties and the dbusmenu layout
 are read as a tray host reads them; a click on a menu item does what focusctl does."""
 
-import os
+from pathlib import Path
 
 import pytest
-from gi.repository import GLib
+from gi.repository import Gio, GLib
 
 from conftest import CONTROL_IFACE, CONTROL_NAME, CONTROL_PATH, name_owner, pump_until, wait_until
 from focus_support import config, focus_bridge  # noqa: F401  (fixtures)
@@ -41,6 +41,19 @@ def tray(bus):
         t.close()
 
 
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def shapes(xml):
+    """{interface: (methods with signatures, signals, properties with types)} of introspection XML."""
+    node = Gio.DBusNodeInfo.new_for_xml(xml)
+    return {i.name: ({m.name: ("".join(a.signature for a in m.in_args), "".join(a.signature for a in m.out_args))
+                      for m in i.methods},
+                     {sg.name: "".join(a.signature for a in sg.args) for sg in i.signals},
+                     {p.name: p.signature for p in i.properties})
+            for i in node.interfaces}
+
+
 def item_name(b):
     return "org.kde.StatusNotifierItem-%d-1" % b.pid
 
@@ -61,6 +74,13 @@ def test_registers_and_serves_the_item_and_its_menu(focus_bridge, fake_daemon, w
     icon, _, title, text = item["ToolTip"]
     assert "No Focus" in title and text == "No Focus is on", item["ToolTip"]
     assert t.item_property("IconName") == item["IconName"]
+
+    # what the bridge answers is what dbus/ documents
+    for path, xml_file in [(ITEM_PATH, "org.kde.StatusNotifierItem.xml"), (MENU_PATH, "com.canonical.dbusmenu.xml")]:
+        (xml,) = t.call(path, "org.freedesktop.DBus.Introspectable", "Introspect", None, "(s)")
+        documented = shapes((ROOT / "dbus" / xml_file).read_text(encoding="utf-8"))
+        for interface, shape in documented.items():
+            assert shapes(xml).get(interface) == shape, (path, interface)
 
     menu = t.menu_properties()
     assert (menu["Version"], menu["TextDirection"], menu["Status"]) == (3, "ltr", "normal"), menu
