@@ -123,7 +123,7 @@ final class Tray {
             switch result {
             case .success: logger.info("the tray switch is registered with the tray (\(watcher))")
             case .failure(let error):
-                if registeredWith == watcher { registeredWith = nil }
+                // Not asked again until another watcher appears (no warning at every change).
                 logger.warning("the tray (\(watcher)) refused the tray switch: \(error.message)")
             }
         }

@@ -29,7 +29,7 @@ extension Tray {
             guard let layout = layout(parent, depth: depth, names: []) else { return unknownItem(call, parent) }
             call.reply(.tuple([.uint32(revision), layout]))
         case "GetGroupProperties":
-            let ids = (arguments.child(0).children.compactMap(\.int32)).prefix(Self.maxGroup)
+            let ids = (Self.first(arguments.child(0)).compactMap(\.int32))
             let names = Set(arguments.child(1).strings ?? [])
             let wanted = ids.isEmpty ? [0] + model.items.map(\.id) : Array(ids)
             let entries = wanted.compactMap { id in
@@ -49,7 +49,7 @@ extension Tray {
             call.reply()
         case "EventGroup":
             var errors: [Variant] = []
-            for entry in arguments.child(0).children.prefix(Self.maxGroup) {
+            for entry in Self.first(arguments.child(0)) {
                 let id = entry.child(0).int32 ?? -1
                 if id == 0 || model.item(id) != nil { event(id, entry.child(1).string ?? "", sender: call.sender) } else { errors.append(.int32(id)) }
             }
@@ -58,12 +58,17 @@ extension Tray {
             // The menu is always up to date: nothing to fetch first.
             call.reply(.tuple([.bool(false)]))
         case "AboutToShowGroup":
-            let errors = arguments.child(0).children.prefix(Self.maxGroup).compactMap(\.int32)
+            let errors = Self.first(arguments.child(0)).compactMap(\.int32)
                 .filter { $0 != 0 && model.item($0) == nil }.map(Variant.int32)
             call.reply(.tuple([.array(of: "i", []), .array(of: "i", errors)]))
         default:
             call.fail(DBusError(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no method \(call.methodName)"))
         }
+    }
+
+    /// The first `maxGroup` elements of an array a client sent (the rest are not even read).
+    static func first(_ array: Variant) -> [Variant] {
+        (0..<min(array.childCount, maxGroup)).map(array.child)
     }
 
     private func unknownItem(_ call: MethodCall, _ id: Int32) {

@@ -186,6 +186,10 @@ def test_nothing_a_client_sends_breaks_the_tray(focus_bridge, fake_daemon, watch
     events = [(i, "hovered" if i % 2 else "clicked", GLib.Variant("i", 0), 0) for i in range(5000, 6000)]
     (errors,) = t.call(MENU_PATH, MENU_IFACE, "EventGroup", GLib.Variant("(a(isvu))", (events,)), "(ai)")
     assert len(errors) <= 256, len(errors)
+    # a long list of IDs is read only as far as the bound
+    (group,) = t.call(MENU_PATH, MENU_IFACE, "GetGroupProperties",
+                      GLib.Variant("(aias)", ([1] * 200_000, ["label"])), "(a(ia{sv}))")
+    assert 0 < len(group) <= 256, len(group)
     t.call(ITEM_PATH, ITEM_IFACE, "Scroll", GLib.Variant("(is)", (3, "vertical")))
     assert client.status()["focus"] is None and b.alive()
 
