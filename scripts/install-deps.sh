@@ -51,6 +51,7 @@ packages=(
 desktop_packages=(
     gnome-shell         # gnome-shell --headless, and its notification helper run by...
     gjs                 # ...gjs (not pulled in without recommends)
+    gnome-shell-extension-appindicator  # the tray switch in GNOME's top bar (test_tray_gnome.py)
     plasma-workspace    # plasmashell under Xvfb; plasma-workspace alone fails
     plasma-desktop      # ("starting invalid corona")
     systemd             # busctl monitor: what the bridge forwards to plasmashell
