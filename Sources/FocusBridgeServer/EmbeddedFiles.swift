@@ -334,9 +334,9 @@ public enum EmbeddedFiles {
 <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
 <!-- The tray switch (StatusNotifierItem, as KDE's tray, waybar, swaybar and GNOME's
-     AppIndicator extension read it). Object /StatusNotifierItem under the bus name
-     org.kde.StatusNotifierItem-PID-1, registered with org.kde.StatusNotifierWatcher whenever a
-     watcher is on the bus; the name is released when [general] tray is turned off.
+     AppIndicator extension read it). Object /StatusNotifierItem on the bridge's own connection,
+     registered by that path with org.kde.StatusNotifierWatcher whenever a watcher is on the
+     bus. Status is Active, or Passive (NewStatus) once [general] tray is turned off.
      IconName says Focus (notification-disabled-symbolic), silent (audio-volume-muted-symbolic)
      or neither (preferences-system-notifications-symbolic); IconPixmap draws the same in
      24x24 ARGB for hosts without the icon theme. ItemIsMenu is true: a click opens the menu

@@ -9,9 +9,10 @@ import Logging
 /// the bus and `[general] tray` is true. What it shows is a `TrayModel`; its menu does what
 /// focusctl does, through the same methods Control1 calls.
 ///
-/// It registers under a bus name of its own, `org.kde.StatusNotifierItem-PID-1` (the name the
-/// specification suggests), so that releasing the name takes the icon away when the tray is
-/// turned off on reload.
+/// It registers by its object path, on the bridge's own connection (as libappindicator does;
+/// GNOME's AppIndicator extension sometimes loses an item registered by a well-known name
+/// whose owner it is still resolving). Turned off while running, the item says `Passive`,
+/// which trays hide.
 final class Tray {
     static let itemPath = "/StatusNotifierItem"
     static let menuPath = "/MenuBar"
@@ -26,7 +27,6 @@ final class Tray {
     let logger: Logger
     /// `focusctl reload`: loads the configuration again; nil when it loaded.
     let reload: () -> ConfigError?
-    let busName = "org.kde.StatusNotifierItem-\(getpid())-1"
 
     private(set) var model: TrayModel
     /// The menu's layout revision, raised at every change of the items.
@@ -35,10 +35,9 @@ final class Tray {
     /// The watcher the item is registered with (a new watcher needs a new registration).
     private var registeredWith: String?
     private var exported = false
-    private var nameState = NameState.none
     private var scheduled = false
-
-    private enum NameState { case none, asking, owned }
+    /// The `Status` last announced (`NewStatus`).
+    private var shownStatus = "Active"
 
     init(bus: BusConnection, bridge: Bridge, focus: FocusController, logger: Logger,
          reload: @escaping () -> ConfigError?) {
@@ -82,43 +81,26 @@ final class Tray {
         }
     }
 
-    /// Registers with the watcher, or takes the item away, as `[general] tray` says.
+    /// `Active`, or `Passive` once `[general] tray` was turned off (trays hide passive items).
+    var status: String { wanted ? "Active" : "Passive" }
+
+    /// Registers with the watcher, as `[general] tray` says; says `Passive` when turned off.
     private func update() {
-        guard wanted else {
-            if nameState == .owned {
-                nameState = .none
-                registeredWith = nil
-                logger.info("the tray switch is off ([general] tray = false)")
-                bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ReleaseName",
-                         .tuple([.string(busName)]), replyType: "(u)") { _ in }
-            }
-            return
+        if exported, status != shownStatus {
+            shownStatus = status
+            logger.info("the tray switch is \(wanted ? "on" : "off") ([general] tray)")
+            bus.emitSignal(destination: nil, path: Self.itemPath, interface: Self.itemInterface, name: "NewStatus",
+                           .tuple([.string(status)]))
         }
-        guard let watcher else { return }
+        guard wanted, let watcher else { return }
         exportOnce()
-        switch nameState {
-        case .asking: return
-        case .owned: if registeredWith != watcher { register(with: watcher) }
-        case .none:
-            nameState = .asking
-            // DO_NOT_QUEUE: the name is this process's own; nobody else asks for it.
-            bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RequestName",
-                     .tuple([.string(busName), .uint32(4)]), replyType: "(u)") { [weak self] result in
-                guard let self else { return }
-                guard case .success(let reply) = result, let code = reply.child(0).uint32, code == 1 || code == 4 else {
-                    nameState = .none
-                    return logger.warning("the tray switch cannot own \(busName); no tray icon")
-                }
-                nameState = .owned
-                if wanted, let current = self.watcher { register(with: current) } else { update() }
-            }
-        }
+        if registeredWith != watcher { register(with: watcher) }
     }
 
     private func register(with watcher: String) {
         registeredWith = watcher
         bus.call(watcher, Self.watcherPath, Self.watcherName, "RegisterStatusNotifierItem",
-                 .tuple([.string(busName)]), timeoutMilliseconds: 10_000) { [weak self] result in
+                 .tuple([.string(Self.itemPath)]), timeoutMilliseconds: 10_000) { [weak self] result in
             guard let self else { return }
             switch result {
             case .success: logger.info("the tray switch is registered with the tray (\(watcher))")
@@ -187,7 +169,7 @@ final class Tray {
             ("Category", .string("SystemServices")),
             ("Id", .string("focus-bridge")),
             ("Title", .string("FocusBridge: \(model.title)")),
-            ("Status", .string("Active")),
+            ("Status", .string(status)),
             ("WindowId", .int32(0)),
             ("IconThemePath", .string("")),
             ("IconName", .string(model.iconName)),

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from gi.repository import Gio, GLib
 
-from conftest import CONTROL_IFACE, CONTROL_NAME, CONTROL_PATH, name_owner, pump_until, wait_until
+from conftest import CONTROL_IFACE, CONTROL_NAME, CONTROL_PATH, wait_until
 from focus_support import config, focus_bridge  # noqa: F401  (fixtures)
 from focus_support import fc_ok, status
 from tray_support import MENU_IFACE, MENU_PATH, ITEM_IFACE, ITEM_PATH, PROPS, FakeWatcher, TrayReader
@@ -54,16 +54,17 @@ def shapes(xml):
             for i in node.interfaces}
 
 
-def item_name(b):
-    return "org.kde.StatusNotifierItem-%d-1" % b.pid
+def registered(watcher, b, count=1):
+    """Waits for the bridge's registration: by its object path, from its own connection;
+    returns a reader of the item."""
+    sender, service = watcher.wait_registration(count)
+    assert (sender, service) == (b.unique_name, ITEM_PATH), (sender, service)
+    return sender
 
 
 def test_registers_and_serves_the_item_and_its_menu(focus_bridge, fake_daemon, watcher, tray, focusctl):
     b = focus_bridge(WORK)
-    sender, service = watcher.wait_registration()
-    assert service == item_name(b) and sender == b.unique_name, (sender, service)
-    assert name_owner(watcher.conn, service) == b.unique_name
-    t = tray(service)
+    t = tray(registered(watcher, b))
 
     item = t.item()
     assert item["IconName"] == "preferences-system-notifications-symbolic", item
@@ -126,8 +127,7 @@ def test_registers_and_serves_the_item_and_its_menu(focus_bridge, fake_daemon, w
 
 def test_reload_and_summary_from_the_menu(focus_bridge, fake_daemon, watcher, tray, focusctl, config):
     b = focus_bridge(WORK)
-    _, service = watcher.wait_registration()
-    t = tray(service)
+    t = tray(registered(watcher, b))
     revision, _ = t.layout()
     config(WORK + '\n[focus.gaming]\napps = ["Steam"]\n')
     t.click("Reload Configuration")
@@ -145,33 +145,40 @@ def test_registers_again_when_a_watcher_appears(focus_bridge, fake_daemon, bus):
     b = focus_bridge(WORK)
     first = FakeWatcher(bus.address)
     try:
-        assert first.wait_registration()[1] == item_name(b)
+        registered(first, b)
     finally:
         first.close()
     second = FakeWatcher(bus.address)
     try:
-        assert second.wait_registration()[1] == item_name(b)
+        registered(second, b)
     finally:
         second.close()
 
 
-def test_tray_false_shows_nothing_until_turned_on(focus_bridge, fake_daemon, watcher, bus, focusctl, config):
+def test_tray_false_shows_nothing_until_turned_on(focus_bridge, fake_daemon, watcher, tray, focusctl, config):
     b = focus_bridge(WORK + "\n[general]\ntray = false\n")
+    t = tray(b.unique_name)
     fc_ok(focusctl, "status")
-    assert name_owner(watcher.conn, item_name(b)) is None
+    with pytest.raises(GLib.Error):   # nothing exported while off
+        t.item()
     config(WORK + "\n[general]\ntray = true\n")
     fc_ok(focusctl, "reload")
-    sender, service = watcher.wait_registration()
-    assert len(watcher.registrations) == 1 and service == item_name(b)
+    registered(watcher, b)
+    assert t.item()["Status"] == "Active"
+    # turned off while running: the item says Passive, which trays hide
     config(WORK + "\n[general]\ntray = false\n")
     fc_ok(focusctl, "reload")
-    assert pump_until(lambda: name_owner(watcher.conn, service) is None, 5), "the item's name was not released"
+    assert t.wait_signal("NewStatus")[2] == ("Passive",)
+    assert t.item()["Status"] == "Passive"
+    config(WORK + "\n[general]\ntray = true\n")
+    fc_ok(focusctl, "reload")
+    assert t.wait_signal("NewStatus", count=2)[2] == ("Active",)
+    assert len(watcher.registrations) == 1, "registered again with the same watcher"
 
 
 def test_nothing_a_client_sends_breaks_the_tray(focus_bridge, fake_daemon, watcher, tray, client):
     b = focus_bridge(WORK)
-    _, service = watcher.wait_registration()
-    t = tray(service)
+    t = tray(registered(watcher, b))
     bad = [
         (MENU_PATH, MENU_IFACE, "GetLayout", GLib.Variant("(iias)", (9999, -1, []))),
         (MENU_PATH, MENU_IFACE, "GetProperty", GLib.Variant("(is)", (-5, "label"))),
@@ -197,9 +204,8 @@ def test_nothing_a_client_sends_breaks_the_tray(focus_bridge, fake_daemon, watch
 def test_a_tray_without_menus_clicks_the_switch(focus_bridge, fake_daemon, watcher, tray, client):
     """swaybar 1.7 draws no dbusmenu: a click calls Activate (or ContextMenu, for an item that
     is a menu), a middle click SecondaryActivate."""
-    focus_bridge(WORK)
-    _, service = watcher.wait_registration()
-    t = tray(service)
+    b = focus_bridge(WORK)
+    t = tray(registered(watcher, b))
 
     def click(method):
         t.call(ITEM_PATH, ITEM_IFACE, method, GLib.Variant("(ii)", (1250, 10)))
