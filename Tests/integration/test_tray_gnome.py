@@ -11,12 +11,45 @@ from pathlib import Path
 
 import pytest
 
+import signal
+import subprocess
+
+from gi.repository import Gio, GLib
+
 from desktop_support import DesktopSession, bounded_poll
-from test_gnome import EXTENSION_UUID, SERVICES, GnomeShell
 
 TEST_TIMEOUT = 60
 APPINDICATOR = "ubuntu-appindicators@ubuntu.com"
 SHELL = "org.gnome.Shell"
+# as in test_gnome.py: the one-line extension that lets org.gnome.Shell.Eval run, and the only
+# activation files the shell needs
+EXTENSION_UUID = "unsafe-mode@focusbridge.test"
+SERVICES = ["org.gnome.Shell.Notifications", "ca.desrt.dconf", "org.a11y.Bus"]
+
+
+class GnomeShell:
+    def __init__(self, session):
+        self.session = session
+        self.proc = session.spawn(["gnome-shell", "--headless", "--virtual-monitor", "1280x800", "--wayland",
+                                   "--no-x11"], "gnome-shell.log")
+
+    def eval(self, js):
+        ok, out = self.session.bus.conn.call_sync(
+            SHELL, "/org/gnome/Shell", "org.gnome.Shell", "Eval", GLib.Variant("(s)", (js,)),
+            GLib.VariantType("(bs)"), Gio.DBusCallFlags.NONE, 5000, None).unpack()
+        if not ok:
+            raise AssertionError("org.gnome.Shell.Eval failed: %s" % out)
+        return json.loads(out) if out else None
+
+    def stop(self):
+        """SIGTERM; gnome-shell 43 segfaults on its way out (harmless)."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
 CONFIG = """
 [focus.work]
 apps = ["Mail"]
