@@ -11,7 +11,8 @@ out=Sources/FocusBridgeServer/EmbeddedFiles.swift
   echo "/// finds them without a data directory."
   echo "public enum EmbeddedFiles {"
   for pair in "notificationsXML:org.freedesktop.Notifications.xml" "controlXML:org.focusbridge.Control1.xml" \
-              "privateBusConfig:focus-bridge-private-bus.conf"; do
+              "privateBusConfig:focus-bridge-private-bus.conf" "launcherEntryXML:com.canonical.Unity.LauncherEntry.xml" \
+              "statusNotifierItemXML:org.kde.StatusNotifierItem.xml" "dbusMenuXML:com.canonical.dbusmenu.xml"; do
     name=${pair%%:*}; file=${pair#*:}
     echo "    /// dbus/$file"
     printf '    public static let %s = #"""\n' "$name"
@@ -23,6 +24,9 @@ out=Sources/FocusBridgeServer/EmbeddedFiles.swift
   echo "        (\"org.freedesktop.Notifications.xml\", notificationsXML),"
   echo "        (\"org.focusbridge.Control1.xml\", controlXML),"
   echo "        (\"focus-bridge-private-bus.conf\", privateBusConfig),"
+  echo "        (\"com.canonical.Unity.LauncherEntry.xml\", launcherEntryXML),"
+  echo "        (\"org.kde.StatusNotifierItem.xml\", statusNotifierItemXML),"
+  echo "        (\"com.canonical.dbusmenu.xml\", dbusMenuXML),"
   echo "    ]"
   echo "}"
 } > "$out"

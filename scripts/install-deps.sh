@@ -60,6 +60,7 @@ packages=(
 desktop_packages=(
     gnome-shell         # gnome-shell --headless, and its notification helper run by...
     gjs                 # ...gjs (not pulled in without recommends)
+    gnome-shell-extension-appindicator  # the tray switch in GNOME's top bar (test_tray_gnome.py)
     plasma-workspace    # plasmashell under Xvfb; plasma-workspace alone fails
     plasma-desktop      # ("starting invalid corona")
     systemd             # busctl monitor: what the bridge forwards to plasmashell
@@ -78,6 +79,7 @@ interop_packages=(
     lxqt-notificationd  # X11
     sway                # a headless compositor for mako and swaync (run as nobody)
     grim                # Wayland screenshots
+    waybar              # its tray hosts the tray switch (test_tray.py, under headless sway)
     libwayland-dev      # building ../shared/tools/vclick (clicks on sway)
     libwayland-bin      # wayland-scanner, for the same
     gcc                 # the same

@@ -5,10 +5,11 @@ public enum Schema {
     public static let downstreamKeys = ["mode", "command", "name", "address", "passthrough-names", "session-names"]
     public static let generalKeys = ["previews", "max-actions", "destructive-labels", "destructive-marker",
                                      "coalesce-seconds", "after-focus", "history-days", "rate-limit",
-                                     "rate-limit-seconds", "explain-time-sensitive", "quick-actions", "when-focused"]
+                                     "rate-limit-seconds", "explain-time-sensitive", "quick-actions", "when-focused",
+                                     "badges", "tray"]
     public static let summaryKeys = ["times"]
     public static let appKeys = ["delivery", "level", "time-sensitive", "critical", "communication", "previews",
-                                 "marketing", "quick-actions", "when-focused"]
+                                 "marketing", "quick-actions", "when-focused", "badges"]
     public static let focusKeys = ["apps", "silence", "people", "time-sensitive", "previews", "schedule",
                                    "while-fullscreen", "while-focused"]
     public static let scheduleKeys = ["days", "start", "end"]

@@ -159,6 +159,8 @@ final class TableReader {
             settings.whenFocused = choice
         }
         if let actions = quickActions(table) { settings.quickActions = actions }
+        if let flag = bool(table, "badges") { settings.badges = flag }
+        if let flag = bool(table, "tray") { settings.tray = flag }
         return settings
     }
 
@@ -200,6 +202,7 @@ final class TableReader {
         if let text = string(table, "when-focused"), let choice = choice(text, table, "when-focused", WhenFocused.self) {
             rule.whenFocused = choice
         }
+        if let flag = bool(table, "badges") { rule.badges = flag }
         rule.quickActions = quickActions(table)
         // Where each setting comes from, for `focusctl apps`.
         for entry in table.entries where Schema.appKeys.contains(entry.key) {

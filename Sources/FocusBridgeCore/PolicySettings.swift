@@ -43,6 +43,10 @@ public struct GeneralSettings: Equatable, Sendable {
     public var quickActions: [QuickAction] = [.muteHour, .turnOffTimeSensitive]
     /// Whether a notification from the app in front is shown (below time-sensitive).
     public var whenFocused: WhenFocused = .hide
+    /// Unread counts published for docks (`com.canonical.Unity.LauncherEntry`).
+    public var badges = true
+    /// The tray switch (a StatusNotifierItem), shown whenever a tray is there.
+    public var tray = true
 
     public init() {}
 }
@@ -65,6 +69,8 @@ public struct AppRule: Equatable, Sendable {
     public var quickActions: [QuickAction]?
     /// The app's own `when-focused`, else `[general]`'s.
     public var whenFocused: WhenFocused?
+    /// The app's unread count is published for docks (with `[general] badges`).
+    public var badges = true
     /// Where each key that is not at its default comes from: the file's line, or a choice.
     public var origins: [String: SettingOrigin] = [:]
 

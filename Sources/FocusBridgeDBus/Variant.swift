@@ -128,6 +128,15 @@ public final class Variant: @unchecked Sendable {
         }
     }
 
+    /// An `ay` holding `bytes` (icon pixmaps), copied in one piece.
+    public static func byteArray(_ bytes: [UInt8]) -> Variant {
+        let type = g_variant_type_new("y")
+        defer { g_variant_type_free(type) }
+        return bytes.withUnsafeBytes { buffer in
+            Variant(owning: g_variant_new_fixed_array(type, buffer.baseAddress, gsize(buffer.count), 1))
+        }
+    }
+
     public static func strings(_ values: [String]) -> Variant {
         array(of: "s", values.map(string))
     }

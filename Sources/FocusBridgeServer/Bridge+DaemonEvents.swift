@@ -33,6 +33,7 @@ extension Bridge: DownstreamEvents {
         case .closed(_, let reason):
             notificationClosed(entry.id, reason: reason)
         case .actionInvoked(_, let key):
+            badges.read(entry.id)
             if let quick = QuickAction.action(forKey: key) { return quickAction(quick, on: entry) }
             if entry.connections.contains(bus.uniqueName) { return ownAction(entry.id, key: key) }
             signals.actionInvoked(entry.id, key: entry.clientKey(for: key), to: entry.connections)

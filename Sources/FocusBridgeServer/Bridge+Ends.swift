@@ -30,6 +30,7 @@ extension Bridge {
     /// The one end of an ID's life: `NotificationClosed` to each holder, noted in history.
     func ended(_ id: UInt32, reason: CloseReason, holders: [Caller]) {
         signals.closed(id, reason: reason, to: holders)
+        badges.ended(id, reason: reason)
         commit.noteClosed(id, reason: reason, at: clock.now)
     }
 

@@ -24,6 +24,8 @@ final class Bridge {
     let forwarder: Forwarder
     let collapses = FloodCollapse()
     let signals: NotificationSignals
+    /// Unread counts for docks (`Badges.swift`).
+    let badges: Badges
     var recent = DuplicateTracker()
     /// Per-app rate limits (their "N more from App" notifications are `collapses`).
     private var flood: FloodGate
@@ -31,6 +33,7 @@ final class Bridge {
     /// The policy part of the configuration (replaced on reload).
     var settings: PolicySettings {
         didSet {
+            badges.settingsChanged(settings)
             let general = settings.general
             if general.rateLimit != flood.limit || TimeInterval(general.rateLimitSeconds) != flood.window {
                 flood = FloodGate(limit: general.rateLimit, window: TimeInterval(general.rateLimitSeconds))
@@ -65,6 +68,7 @@ final class Bridge {
         preferences = AppPreferences(store: store, clock: clock, logger: logger)
         forwarder = Forwarder(downstream: downstream, logger: logger)
         signals = NotificationSignals(bus: bus)
+        badges = Badges(bus: bus, settings: settings, logger: logger)
         connect()
         downstream.events = self
     }
@@ -150,6 +154,7 @@ final class Bridge {
                                         relevance: HeldNotification.relevance(of: notification), received: clock.now,
                                         holders: intake.holders, processID: process?.processID)
             held.hold(item)
+            badges.counted(id, app: app)
             // Durable before the caller hears the ID.
             commit.hold(Store.Hold(item: item, payloadType: arguments.all.typeString, payload: arguments.all.bytes)) {
                 [weak self] in
@@ -171,6 +176,7 @@ final class Bridge {
             commit.answer(call, id: id, history: history)
             let group = collapses.group(for: app, newID: ids.next)
             release(forwarder.track(id, appKey: app.key, holders: [caller], collapsedInto: group))
+            badges.counted(id, app: app)
             collapses.count(app, arguments: arguments, latest: notification.summary)
         case .forward(let counts):
             commit.answer(call, id: id, history: history)
@@ -211,6 +217,7 @@ final class Bridge {
         release(forwarder.track(id, appKey: shown.app.key, holders: holders, actionKeys: shown.actions.originalKeys))
         recent.delivered(id, appKey: shown.app.key, summary: request.summary, body: request.body, at: clock.now)
         noteDaemonQuiet(id)
+        badges.counted(id, app: shown.app)
         forwarder.send(arguments.forwarded(id: id, request: request, shown: shown,
                                            process: processID.map { ProcessIdentity(processID: $0) }))
     }

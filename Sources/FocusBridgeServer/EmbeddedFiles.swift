@@ -378,10 +378,165 @@ public enum EmbeddedFiles {
 </busconfig>
 """#
 
+    /// dbus/com.canonical.Unity.LauncherEntry.xml
+    public static let launcherEntryXML = #"""
+<!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
+<!-- The badges focus-bridge publishes for docks (Unity's launcher API, read by Plank,
+     Dash to Dock, KDE's task manager and Latte). Object /org/focusbridge/LauncherEntry on the
+     bridge's connection to the session bus (no well-known name: docks listen to the signal
+     from anyone). One Update per app whose unread count changed, at most one per main-loop pass:
+       app_uri     "application://ID.desktop" (ID: the app's desktop entry)
+       properties  {"count": <int64 N>, "count-visible": <N > 0>}
+     An app that sends Update signals of its own is left alone from then on. -->
+<node name="/org/focusbridge/LauncherEntry">
+  <interface name="com.canonical.Unity.LauncherEntry">
+    <signal name="Update">
+      <arg name="app_uri" type="s"/>
+      <arg name="properties" type="a{sv}"/>
+    </signal>
+  </interface>
+</node>
+"""#
+
+    /// dbus/org.kde.StatusNotifierItem.xml
+    public static let statusNotifierItemXML = #"""
+<!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
+<!-- The tray switch (StatusNotifierItem, as KDE's tray, waybar, swaybar and GNOME's
+     AppIndicator extension read it). Object /StatusNotifierItem on the bridge's own connection,
+     registered by that path with org.kde.StatusNotifierWatcher whenever a watcher is on the
+     bus. Status is Active, or Passive (NewStatus) once [general] tray is turned off.
+     IconName says Focus (notification-disabled-symbolic), silent (audio-volume-muted-symbolic)
+     or neither (preferences-system-notifications-symbolic); IconPixmap draws the same in
+     24x24 ARGB for hosts without the icon theme. ItemIsMenu is true: a click opens the menu
+     (com.canonical.dbusmenu at /MenuBar) in trays that draw it. For trays that cannot
+     (swaybar 1.7): Activate and ContextMenu turn the built-in Do Not Disturb on, or the Focus
+     that is on off; SecondaryActivate switches silent mode; Scroll does nothing. -->
+<node name="/StatusNotifierItem">
+  <interface name="org.kde.StatusNotifierItem">
+    <property name="Category" type="s" access="read"/>
+    <property name="Id" type="s" access="read"/>
+    <property name="Title" type="s" access="read"/>
+    <property name="Status" type="s" access="read"/>
+    <property name="WindowId" type="i" access="read"/>
+    <property name="IconThemePath" type="s" access="read"/>
+    <property name="IconName" type="s" access="read"/>
+    <property name="IconPixmap" type="a(iiay)" access="read"/>
+    <property name="OverlayIconName" type="s" access="read"/>
+    <property name="OverlayIconPixmap" type="a(iiay)" access="read"/>
+    <property name="AttentionIconName" type="s" access="read"/>
+    <property name="AttentionIconPixmap" type="a(iiay)" access="read"/>
+    <property name="AttentionMovieName" type="s" access="read"/>
+    <property name="ToolTip" type="(sa(iiay)ss)" access="read"/>
+    <property name="ItemIsMenu" type="b" access="read"/>
+    <property name="Menu" type="o" access="read"/>
+    <method name="ContextMenu">
+      <arg name="x" type="i" direction="in"/>
+      <arg name="y" type="i" direction="in"/>
+    </method>
+    <method name="Activate">
+      <arg name="x" type="i" direction="in"/>
+      <arg name="y" type="i" direction="in"/>
+    </method>
+    <method name="SecondaryActivate">
+      <arg name="x" type="i" direction="in"/>
+      <arg name="y" type="i" direction="in"/>
+    </method>
+    <method name="Scroll">
+      <arg name="delta" type="i" direction="in"/>
+      <arg name="orientation" type="s" direction="in"/>
+    </method>
+    <signal name="NewTitle"/>
+    <signal name="NewIcon"/>
+    <signal name="NewAttentionIcon"/>
+    <signal name="NewOverlayIcon"/>
+    <signal name="NewToolTip"/>
+    <signal name="NewStatus">
+      <arg name="status" type="s"/>
+    </signal>
+  </interface>
+</node>
+"""#
+
+    /// dbus/com.canonical.dbusmenu.xml
+    public static let dbusMenuXML = #"""
+<!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
+<!-- The tray switch's menu (dbusmenu, version 3), object /MenuBar beside /StatusNotifierItem.
+     Root 0 holds: one radio item per Focus (IDs from 100, in the order of the configuration,
+     the built-in dnd last), Off (1, radio), a separator, Silent (2, checkmark), a separator,
+     Deliver Summary Now (3), Reload Configuration (4). Item properties: label, enabled,
+     visible, type ("separator"), toggle-type ("radio"/"checkmark"), toggle-state (0/1); the
+     root has children-display "submenu". Event "clicked" on an item does what focusctl does
+     (focus on NAME, focus off, silent on/off, summary now, reload); events from another
+     user's connection are ignored. A change of the state sends ItemsPropertiesUpdated, or
+     LayoutUpdated when the items themselves changed. -->
+<node name="/MenuBar">
+  <interface name="com.canonical.dbusmenu">
+    <property name="Version" type="u" access="read"/>
+    <property name="TextDirection" type="s" access="read"/>
+    <property name="Status" type="s" access="read"/>
+    <property name="IconThemePath" type="as" access="read"/>
+    <method name="GetLayout">
+      <arg name="parentId" type="i" direction="in"/>
+      <arg name="recursionDepth" type="i" direction="in"/>
+      <arg name="propertyNames" type="as" direction="in"/>
+      <arg name="revision" type="u" direction="out"/>
+      <arg name="layout" type="(ia{sv}av)" direction="out"/>
+    </method>
+    <method name="GetGroupProperties">
+      <arg name="ids" type="ai" direction="in"/>
+      <arg name="propertyNames" type="as" direction="in"/>
+      <arg name="properties" type="a(ia{sv})" direction="out"/>
+    </method>
+    <method name="GetProperty">
+      <arg name="id" type="i" direction="in"/>
+      <arg name="name" type="s" direction="in"/>
+      <arg name="value" type="v" direction="out"/>
+    </method>
+    <method name="Event">
+      <arg name="id" type="i" direction="in"/>
+      <arg name="eventId" type="s" direction="in"/>
+      <arg name="data" type="v" direction="in"/>
+      <arg name="timestamp" type="u" direction="in"/>
+    </method>
+    <method name="EventGroup">
+      <arg name="events" type="a(isvu)" direction="in"/>
+      <arg name="idErrors" type="ai" direction="out"/>
+    </method>
+    <method name="AboutToShow">
+      <arg name="id" type="i" direction="in"/>
+      <arg name="needUpdate" type="b" direction="out"/>
+    </method>
+    <method name="AboutToShowGroup">
+      <arg name="ids" type="ai" direction="in"/>
+      <arg name="updatesNeeded" type="ai" direction="out"/>
+      <arg name="idErrors" type="ai" direction="out"/>
+    </method>
+    <signal name="ItemsPropertiesUpdated">
+      <arg name="updatedProps" type="a(ia{sv})"/>
+      <arg name="removedProps" type="a(ias)"/>
+    </signal>
+    <signal name="LayoutUpdated">
+      <arg name="revision" type="u"/>
+      <arg name="parent" type="i"/>
+    </signal>
+    <signal name="ItemActivationRequested">
+      <arg name="id" type="i"/>
+      <arg name="timestamp" type="u"/>
+    </signal>
+  </interface>
+</node>
+"""#
+
     /// Which file of dbus/ each embedded text comes from (for the test that compares them).
     public static let sources: [(file: String, text: String)] = [
         ("org.freedesktop.Notifications.xml", notificationsXML),
         ("org.focusbridge.Control1.xml", controlXML),
         ("focus-bridge-private-bus.conf", privateBusConfig),
+        ("com.canonical.Unity.LauncherEntry.xml", launcherEntryXML),
+        ("org.kde.StatusNotifierItem.xml", statusNotifierItemXML),
+        ("com.canonical.dbusmenu.xml", dbusMenuXML),
     ]
 }

@@ -47,6 +47,7 @@ public final class Service {
     private var bridge: Bridge?
     private var focus: FocusController?
     private var control: ControlInterface?
+    private var tray: Tray?
     private var configWatch: ConfigWatch?
     private var windows: WindowWatch?
     private var share: ShareFolder?
@@ -118,9 +119,12 @@ public final class Service {
         self.focus = focus
         let control = ControlInterface(bus: session, bridge: bridge, store: store, focus: focus,
                                        configPath: options.configPath, reload: { [weak self] in self?.reload() })
-        bridge.stateChanged = { [weak control] in control?.announce() }
+        let tray = Tray(bus: session, bridge: bridge, focus: focus, logger: logger,
+                        reload: { [weak self] in self?.reload() })
+        self.tray = tray
+        bridge.stateChanged = { [weak control, weak tray] in control?.announce(); tray?.refresh() }
         bridge.senders.connectionLeft = { [weak control] name in control?.connectionLeft(name) }
-        focus.changed = { [weak control] in control?.announce() }
+        focus.changed = { [weak control, weak tray] in control?.announce(); tray?.refresh() }
         let share = ShareFolder(store: store, logger: logger) { [weak focus] in focus?.applyShared($0) ?? false }
         focus.changedByHand = { [weak share] change, endGiven in share?.publish(change, endGiven: endGiven) }
         control.share = share
@@ -168,11 +172,14 @@ public final class Service {
         control.windows = { [weak windows] in windows?.report }
         windows.changed = { [weak bridge, weak focus, weak control] state in
             bridge?.windows = state
+            // Seen by focusing the app: its notifications are read.
+            for name in state.focused?.names ?? [] { bridge?.badges.appFocused(name) }
             focus?.windowsChanged(state)
             control?.announce()
         }
         windows.start(environment: ProcessInfo.processInfo.environment)
         share.configure(options.configuration.share)
+        tray.start()
         bridge.preferences.start()
         bridge.askPendingQuestions()
         SleepWatch.follow { [weak focus] in focus?.evaluate() }
@@ -201,6 +208,7 @@ public final class Service {
             bridge?.settings = configuration.policy
             focus?.evaluate()
             share?.configure(configuration.share)
+            tray?.refresh()
             if configuration.downstream != options.configuration.downstream {
                 logger.warning("the [downstream] table changed; that takes effect when focus-bridge restarts")
             }

@@ -446,6 +446,8 @@ def node_signatures(xml):
 @pytest.mark.parametrize("xml_file,name,path", [
     ("org.freedesktop.Notifications.xml", "org.freedesktop.Notifications", "/org/freedesktop/Notifications"),
     ("org.focusbridge.Control1.xml", "org.focusbridge.FocusBridge", "/org/focusbridge/FocusBridge"),
+    # on the same connection; the tray switch's two are compared in test_tray.py
+    ("com.canonical.Unity.LauncherEntry.xml", "org.focusbridge.FocusBridge", "/org/focusbridge/LauncherEntry"),
 ])
 def test_introspection_xml_is_what_the_bridge_answers(xml_file, name, path, bridge_factory, client):
     bridge_factory("log")
