@@ -171,8 +171,23 @@ public enum NotifyPipeline {
         Fuzz.require(buttons.count <= limit, "\(buttons.count) buttons forwarded, limit \(limit)")
         let sent = Set(notification.actionPairs.map(\.key))
         for key in keys {
+            // The bridge's own quick actions (focus-bridge.toml(5), QUICK ACTIONS): only where
+            // they apply; an app's key in their space never goes out.
+            if let quick = QuickAction.action(forKey: key) {
+                Fuzz.require(decision.level != .critical, "quick action \(key) on a critical notification")
+                if quick == .turnOffTimeSensitive {
+                    Fuzz.require(decision.level == .timeSensitive, "Turn Off Time Sensitive at \(decision.level)")
+                }
+                continue
+            }
+            Fuzz.require(!key.hasPrefix(QuickAction.keyPrefix), "the app's key \"\(key)\" in the quick actions' space forwarded")
             let original = decision.actions.originalKeys[key] ?? key
             Fuzz.require(sent.contains(original), "action \"\(key)\" forwarded that the client did not send")
+        }
+        // Never before the app's own actions (an inline reply stays last).
+        if let first = keys.firstIndex(where: { QuickAction.action(forKey: $0) != nil }) {
+            Fuzz.require(keys[first...].allSatisfy { QuickAction.action(forKey: $0) != nil || $0 == "inline-reply" },
+                         "an app's action after a quick action: \(keys)")
         }
         Fuzz.require(decision.actions.flat.count == 2 * actions.count, "odd forwarded actions")
         if decision.outcome == .coalesced { Fuzz.require(decision.replaces != nil, "coalesced without an original") }
