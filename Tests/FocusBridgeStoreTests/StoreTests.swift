@@ -1,7 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeStore
 import Foundation
-import GRDB
 import XCTest
 
 final class StoreTests: XCTestCase {
@@ -48,9 +47,9 @@ final class StoreTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = directory + "/state.sqlite3"
         do {
-            let old = try DatabaseQueue(path: path)
-            try old.write { db in
-                try db.execute(sql: """
+            let old = try SQLiteDatabase(path: path)
+            do {
+                try old.execute("""
                     CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
                     INSERT INTO grdb_migrations VALUES ('v1'), ('v2-held');
                     CREATE TABLE setting (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
@@ -79,9 +78,8 @@ final class StoreTests: XCTestCase {
             XCTAssertEqual(history.map(\.summary), ["new", "old two", "old one"])
             XCTAssertEqual(history.last?.closeReason, 2)
         }
-        let schema = try DatabaseQueue(path: path).read { db in
-            try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL").joined(separator: "\n")
-        }
+        let schema = try SQLiteDatabase(path: path).strings("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL")
+            .joined(separator: "\n")
         XCTAssertFalse(schema.contains("AUTOINCREMENT"), schema)
         XCTAssertFalse(schema.contains("history_app"), schema)
         XCTAssertTrue(schema.contains("history_id"), schema)
@@ -97,10 +95,9 @@ final class StoreTests: XCTestCase {
                                            received: Date(timeIntervalSince1970: 1_800_000_000))])
             path = store.path
         }
-        let (names, schema) = try DatabaseQueue(path: path).read { db in
-            (try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE tbl_name = 'history'"),
-             try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'history'") ?? "")
-        }
+        let file = try SQLiteDatabase(path: path)
+        let names = try file.strings("SELECT name FROM sqlite_master WHERE tbl_name = 'history'")
+        let schema = try file.strings("SELECT sql FROM sqlite_master WHERE name = 'history'").first ?? ""
         XCTAssertEqual(Set(names), ["history", "history_id"])
         XCTAssertFalse(schema.contains("AUTOINCREMENT"), schema)
     }
@@ -137,21 +134,22 @@ final class StoreTests: XCTestCase {
             let folder = directory + "/" + release.name.replacingOccurrences(of: " ", with: "-")
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let path = folder + "/state.sqlite3"
-            try DatabaseQueue(path: path).write { db in
-                try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);")
+            do {
+                let db = try SQLiteDatabase(path: path)
+                try db.execute("CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);")
                 for migration in release.migrations {
-                    try db.execute(sql: "INSERT INTO grdb_migrations VALUES (?)", arguments: [migration])
+                    try db.execute("INSERT INTO grdb_migrations VALUES (?)", [migration])
                 }
-                try db.execute(sql: "CREATE TABLE setting (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);")
-                try db.execute(sql: release.schema)
-                try db.execute(sql: """
+                try db.execute("CREATE TABLE setting (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);")
+                try db.execute(release.schema)
+                try db.execute("""
                     INSERT INTO setting VALUES ('id-high-water', '1024');
                     INSERT INTO history (id, app, summary, body, level, decision, received) VALUES
                         (7, 'Mail', 'old one', '', 'active', 'delivered', 1800000000),
                         (8, 'Chat', 'old two', '', 'passive', 'held-summary', 1800000001);
                     """)
                 if release.migrations.contains("v2-held") {
-                    try db.execute(sql: """
+                    try db.execute("""
                         INSERT INTO held (id, kind, app, summary, body, level, relevance, received, sender, payload_type, payload)
                         VALUES (8, 'summary', 'Chat', 'old two', '', 'passive', 0, 1800000001, ':1.5', '(susssasa{sv}i)', x'00');
                         """)
