@@ -53,16 +53,36 @@ extension Array: SQLiteBindable where Element == UInt8 {
     }
 }
 
+/// The connection's handle, shared by the database and its statements: it is closed once the
+/// database is closed or released and no statement of it is left (`sqlite3_close_v2`).
+final class Connection {
+    fileprivate(set) var handle: OpaquePointer?
+
+    init(_ handle: OpaquePointer) { self.handle = handle }
+
+    deinit { close() }
+
+    fileprivate func close() {
+        if let handle { sqlite3_close_v2(handle) }
+        handle = nil
+    }
+
+    /// SQLite's error for `code`, with its message (none once closed).
+    fileprivate func error(_ code: Int32) -> SQLiteError {
+        SQLiteError(code: code, message: handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) })
+    }
+}
+
 /// A prepared statement of one `SQLiteDatabase`, made once per SQL text and kept (see
 /// `SQLiteDatabase.statement(_:)`). Columns read leniently: a value of another type than asked
 /// is nil, never a trap — nothing read back from the file is trusted.
 public final class Statement {
     fileprivate var handle: OpaquePointer?
-    private unowned let database: SQLiteDatabase
+    private let connection: Connection
 
-    fileprivate init(_ handle: OpaquePointer, _ database: SQLiteDatabase) {
+    fileprivate init(_ handle: OpaquePointer, _ connection: Connection) {
         self.handle = handle
-        self.database = database
+        self.connection = connection
     }
 
     deinit { sqlite3_finalize(handle) }
@@ -72,21 +92,29 @@ public final class Statement {
         handle = nil
     }
 
+    /// The statement, when it and its database are still open.
+    private func open() throws -> OpaquePointer {
+        guard let handle, connection.handle != nil else {
+            throw SQLiteError(code: SQLITE_MISUSE, message: "the statement or its database was closed")
+        }
+        return handle
+    }
+
     /// Resets the statement and binds `values` to its parameters, in order.
     public func bind(_ values: [(any SQLiteBindable)?]) throws {
-        guard let handle else { throw SQLiteError(code: SQLITE_MISUSE, message: "the statement was finalized") }
+        let handle = try open()
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             let code = value.map { $0.bind(to: handle, at: index) } ?? sqlite3_bind_null(handle, index)
-            guard code == SQLITE_OK else { throw database.error(code) }
+            guard code == SQLITE_OK else { throw connection.error(code) }
         }
     }
 
     /// The next row: true when there is one to read, false when done.
     public func step() throws -> Bool {
-        guard let handle else { throw SQLiteError(code: SQLITE_MISUSE, message: "the statement was finalized") }
+        let handle = try open()
         switch sqlite3_step(handle) {
         case SQLITE_ROW: return true
         case SQLITE_DONE:
@@ -94,7 +122,7 @@ public final class Statement {
             return false
         case let code:
             // The error is read before the reset, which would return the same code again.
-            let error = database.error(code)
+            let error = connection.error(code)
             sqlite3_reset(handle)
             throw error
         }
@@ -183,7 +211,8 @@ public final class Statement {
 /// main loop): statements prepared once and cached by their SQL text, `transaction` for
 /// BEGIN IMMEDIATE … COMMIT (ROLLBACK when the body throws).
 public final class SQLiteDatabase {
-    private var handle: OpaquePointer?
+    private let connection: Connection
+    private var handle: OpaquePointer? { connection.handle }
     private var statements: [String: Statement] = [:]
 
     /// Read and write, created when missing, one thread at a time, extended result codes.
@@ -198,7 +227,7 @@ public final class SQLiteDatabase {
             sqlite3_close(connection)
             throw SQLiteError(code: code)
         }
-        handle = connection
+        self.connection = Connection(connection)
         sqlite3_busy_timeout(connection, milliseconds)
         do {
             _ = try strings("SELECT name FROM sqlite_master LIMIT 1", cached: false)
@@ -208,21 +237,17 @@ public final class SQLiteDatabase {
         }
     }
 
-    deinit { close() }
-
-    /// Finalizes every statement and closes the connection (also done when released).
+    /// Finalizes every cached statement and closes the connection (done anyway once the
+    /// database and every statement of it are released). A statement used after is refused.
     public func close() {
         for statement in statements.values { statement.finalize() }
         statements = [:]
-        if let handle { sqlite3_close_v2(handle) }
-        handle = nil
+        connection.close()
     }
 
-    fileprivate func error(_ code: Int32) -> SQLiteError {
-        SQLiteError(code: code, message: handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) })
-    }
+    private func error(_ code: Int32) -> SQLiteError { connection.error(code) }
 
-    private func connection() throws -> OpaquePointer {
+    private func openHandle() throws -> OpaquePointer {
         guard let handle else { throw SQLiteError(code: SQLITE_MISUSE, message: "the database is closed") }
         return handle
     }
@@ -237,26 +262,26 @@ public final class SQLiteDatabase {
 
     /// A statement for `sql` that is not cached (finalized when released): for SQL run once.
     private func prepare(_ sql: String) throws -> Statement {
-        let connection = try connection()
+        let handle = try openHandle()
         var prepared: OpaquePointer?
-        let code = sqlite3_prepare_v2(connection, sql, -1, &prepared, nil)
+        let code = sqlite3_prepare_v2(handle, sql, -1, &prepared, nil)
         guard code == SQLITE_OK else {
             sqlite3_finalize(prepared)
             throw error(code)
         }
         guard let prepared else { throw SQLiteError(code: SQLITE_MISUSE, message: "no statement in: \(sql.prefix(80))") }
-        return Statement(prepared, self)
+        return Statement(prepared, connection)
     }
 
     /// Runs one or more statements of SQL text, without arguments (schema changes, pragmas).
     public func execute(_ sql: String) throws {
-        let connection = try connection()
+        let handle = try openHandle()
         var message: UnsafeMutablePointer<CChar>?
-        let code = sqlite3_exec(connection, sql, nil, nil, &message)
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
         guard code == SQLITE_OK else {
             let text = message.map { String(cString: $0) }
             sqlite3_free(message)
-            throw SQLiteError(code: sqlite3_extended_errcode(connection), message: text ?? error(code).message)
+            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: text ?? error(code).message)
         }
     }
 
