@@ -50,9 +50,10 @@ let package = Package(
             "FocusBridgeDBus", "FocusBridgeCore", "FocusBridgeConfig",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        // `make bench`: measures the bridge against the bare bus and dunst (build it with -c release).
+        // `make bench`: measures the bridge against the bare bus and dunst (build it with -c release);
+        // `focus-bench store`: the history insert alone, for callgrind.
         .executableTarget(name: "focus-bench", dependencies: [
-            "FocusBridgeDBus", "FocusBridgeCore",
+            "FocusBridgeDBus", "FocusBridgeCore", "FocusBridgeStore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The unit tests: one target per module, each depending only on what it tests (XCTest).
