@@ -100,13 +100,18 @@ public final class Statement {
         return handle
     }
 
-    /// Resets the statement and binds `values` to its parameters, in order.
+    /// Resets the statement and binds `values` to its parameters, in order; parameters past the
+    /// values given are NULL (every parameter is bound each time: nothing of the last use stays).
     public func bind(_ values: [(any SQLiteBindable)?]) throws {
         let handle = try open()
         sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
-        for (offset, value) in values.enumerated() {
+        let parameters = Int(sqlite3_bind_parameter_count(handle))
+        guard values.count <= parameters else {
+            throw SQLiteError(code: SQLITE_RANGE, message: "\(values.count) values for \(parameters) parameters")
+        }
+        for offset in 0..<parameters {
             let index = Int32(offset + 1)
+            let value = offset < values.count ? values[offset] : nil
             let code = value.map { $0.bind(to: handle, at: index) } ?? sqlite3_bind_null(handle, index)
             guard code == SQLITE_OK else { throw connection.error(code) }
         }

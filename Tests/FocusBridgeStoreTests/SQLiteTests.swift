@@ -54,6 +54,13 @@ final class SQLiteTests: XCTestCase {
         XCTAssertEqual(rows[0].3, [1, 2, 3]); XCTAssertEqual(rows[0].4, "null")
         XCTAssertEqual(rows[1].0, 7); XCTAssertEqual(rows[1].2, ""); XCTAssertEqual(rows[1].3, [])
         XCTAssertEqual(rows[1].5, "blob", "an empty array is an empty blob, not NULL")
+        // Parameters not given are NULL, not what the last use bound; too many values are refused.
+        try database.execute("INSERT INTO t VALUES (?, ?, ?, ?, ?)", [8])
+        XCTAssertEqual(try database.statement("SELECT typeof(d) || typeof(s) FROM t WHERE i = 8").firstRow { $0.string(0) },
+                       "nullnull")
+        XCTAssertThrowsError(try database.execute("INSERT INTO t VALUES (?, ?, ?, ?, ?)", [1, 2, 3, 4, 5, 6])) { error in
+            XCTAssertEqual((error as? SQLiteError)?.code, 25 /* SQLITE_RANGE */)
+        }
     }
 
     func testAStatementIsPreparedOnceForItsText() throws {
