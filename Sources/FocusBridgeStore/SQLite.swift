@@ -1,20 +1,35 @@
 import CSQLite
 
 /// A failure reported by SQLite: the primary result code (SQLITE_BUSY, SQLITE_CORRUPT, …), the
-/// extended one, and SQLite's message when it gave one (none when the file could not be opened).
+/// extended one, SQLite's message when it gave one (none when the file could not be opened) and
+/// the SQL it was running. Described as the store's log lines always said it (GRDB's words):
+/// "SQLite error 13: database or disk is full - while executing `INSERT …`".
 public struct SQLiteError: Error, CustomStringConvertible, Equatable {
     /// The primary result code (the low byte of the extended one).
     public let code: Int32
     public let extendedCode: Int32
     public let message: String?
+    public let sql: String?
 
-    public init(code: Int32, message: String? = nil) {
+    public init(code: Int32, message: String? = nil, sql: String? = nil) {
         self.extendedCode = code
         self.code = code & 0xff
         self.message = message
+        self.sql = sql
     }
 
-    public var description: String { message ?? "SQLite error \(code)" }
+    public var description: String {
+        var description = "SQLite error \(code)"
+        if let message { description += ": \(message)" }
+        if let sql {
+            let trimmed = sql.drop { $0.isWhitespace || $0 == ";" }.reversed().drop { $0.isWhitespace || $0 == ";" }.reversed()
+            description += " - while executing `\(String(trimmed))`"
+        }
+        return description
+    }
+
+    /// SQLite's words alone ("database is locked"), or the code when it gave none.
+    public var reason: String { message ?? "SQLite error \(code)" }
 
     public var isBusyOrLocked: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
     /// The file is damaged or not an SQLite database at all.
@@ -67,9 +82,9 @@ final class Connection {
         handle = nil
     }
 
-    /// SQLite's error for `code`, with its message (none once closed).
-    fileprivate func error(_ code: Int32) -> SQLiteError {
-        SQLiteError(code: code, message: handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) })
+    /// SQLite's error for `code`, with its message (none once closed) and the SQL run.
+    fileprivate func error(_ code: Int32, sql: String? = nil) -> SQLiteError {
+        SQLiteError(code: code, message: handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }, sql: sql)
     }
 }
 
@@ -92,6 +107,9 @@ public final class Statement {
         handle = nil
     }
 
+    /// The statement's SQL text, for errors.
+    private var sql: String? { handle.flatMap { sqlite3_sql($0) }.map { String(cString: $0) } }
+
     /// The statement, when it and its database are still open.
     private func open() throws -> OpaquePointer {
         guard let handle, connection.handle != nil else {
@@ -113,7 +131,7 @@ public final class Statement {
             let index = Int32(offset + 1)
             let value = offset < values.count ? values[offset] : nil
             let code = value.map { $0.bind(to: handle, at: index) } ?? sqlite3_bind_null(handle, index)
-            guard code == SQLITE_OK else { throw connection.error(code) }
+            guard code == SQLITE_OK else { throw connection.error(code, sql: sql) }
         }
     }
 
@@ -127,7 +145,7 @@ public final class Statement {
             return false
         case let code:
             // The error is read before the reset, which would return the same code again.
-            let error = connection.error(code)
+            let error = connection.error(code, sql: sql)
             sqlite3_reset(handle)
             throw error
         }
@@ -250,7 +268,7 @@ public final class SQLiteDatabase {
         connection.close()
     }
 
-    private func error(_ code: Int32) -> SQLiteError { connection.error(code) }
+    private func error(_ code: Int32, sql: String? = nil) -> SQLiteError { connection.error(code, sql: sql) }
 
     private func openHandle() throws -> OpaquePointer {
         guard let handle else { throw SQLiteError(code: SQLITE_MISUSE, message: "the database is closed") }
@@ -272,7 +290,7 @@ public final class SQLiteDatabase {
         let code = sqlite3_prepare_v2(handle, sql, -1, &prepared, nil)
         guard code == SQLITE_OK else {
             sqlite3_finalize(prepared)
-            throw error(code)
+            throw error(code, sql: sql)
         }
         guard let prepared else { throw SQLiteError(code: SQLITE_MISUSE, message: "no statement in: \(sql.prefix(80))") }
         return Statement(prepared, connection)
@@ -286,7 +304,7 @@ public final class SQLiteDatabase {
         guard code == SQLITE_OK else {
             let text = message.map { String(cString: $0) }
             sqlite3_free(message)
-            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: text ?? error(code).message)
+            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: text ?? error(code).message, sql: sql)
         }
     }
 

@@ -9,7 +9,7 @@ public struct StoreError: Error, CustomStringConvertible {
 
     init(opening path: String, _ error: Error) {
         if let error = error as? SQLiteError {
-            let what = error.description
+            let what = error.reason
             if error.isBusyOrLocked {
                 description = "the state database \(path) is locked by another program (\(what)); close it and start again"
             } else {
@@ -62,7 +62,7 @@ public final class Store {
             database = try Self.open(path)
         } catch let error as SQLiteError where error.isCorrupt {
             let aside = try Self.moveAside(path)
-            notice("the state database \(path) is broken (\(error.description)); "
+            notice("the state database \(path) is broken (\(error.reason)); "
                 + "it was moved aside to \(aside) and focus-bridge starts with a fresh one")
             do { database = try Self.open(path) } catch { throw StoreError(opening: path, error) }
         } catch let error as StoreError {

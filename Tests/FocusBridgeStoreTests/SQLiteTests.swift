@@ -91,6 +91,7 @@ final class SQLiteTests: XCTestCase {
             let error = error as? SQLiteError
             XCTAssertEqual(error?.code, 19 /* SQLITE_CONSTRAINT */)
             XCTAssertEqual(error?.message, "NOT NULL constraint failed: t.v")
+            XCTAssertEqual(error?.description, "SQLite error 19: NOT NULL constraint failed: t.v - while executing `INSERT INTO t VALUES (?)`")
         }
         XCTAssertFalse(database.isInTransaction)
         XCTAssertEqual(try database.strings("SELECT count(*) FROM t"), [], "count(*) is an integer, not text")
@@ -107,7 +108,8 @@ final class SQLiteTests: XCTestCase {
             let error = error as? SQLiteError
             XCTAssertEqual(error?.code, 26 /* SQLITE_NOTADB */)
             XCTAssertEqual(error?.isCorrupt, true)
-            XCTAssertEqual(error?.description, "file is not a database")
+            XCTAssertEqual(error?.reason, "file is not a database")
+            XCTAssertEqual(error?.description, "SQLite error 26: file is not a database - while executing `SELECT name FROM sqlite_master LIMIT 1`")
         }
         XCTAssertThrowsError(try SQLiteDatabase(path: folder + "/no/such/folder/db")) { error in
             XCTAssertEqual((error as? SQLiteError)?.code, 14 /* SQLITE_CANTOPEN */)
@@ -117,6 +119,7 @@ final class SQLiteTests: XCTestCase {
         XCTAssertThrowsError(try database.statement("SELEC 1")) { error in
             XCTAssertEqual((error as? SQLiteError)?.code, 1)
             XCTAssertEqual((error as? SQLiteError)?.message, #"near "SELEC": syntax error"#)
+            XCTAssertEqual("\(error)", #"SQLite error 1: near "SELEC": syntax error - while executing `SELEC 1`"#)
         }
         database.close()
         XCTAssertThrowsError(try database.statement("SELECT 1"), "a closed database is refused, not crashed on")
