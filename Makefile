@@ -101,7 +101,7 @@ fuzz-replay: deps
 # Each sanitizer builds in a folder of its own. Under ASan, LeakSanitizer checks every process
 # at its exit (its default), the stripped binaries test_install.py installs and runs too; GLib's
 # allocations stay reachable and are not reported. Fuzz/lsan.supp names the known leaks outside
-# FocusBridge's own code (GRDB keeps the last held payload bound to a cached statement).
+# FocusBridge's own code (none at present: GRDB's held payload went with GRDB).
 # Every report ends the process at once (abort_on_error, halt_on_error); the integration tests
 # collect the reports of all their processes and fail the test that was running
 # (Tests/integration/support/reports.py). ThreadSanitizer sleeps 1 s by default at the exit of every

@@ -18,11 +18,12 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // GIO/GLib from libglib2.0-dev, seen through one shim header.
         .systemLibrary(name: "CGLib", pkgConfig: "gio-unix-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        // SQLite from libsqlite3-dev, seen by FocusBridgeStore only (SQLite.swift, a small typed wrapper).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // libxcb from libxcb1-dev: the window in front on X11 (EWMH properties), seen by X11Windows only.
         .systemLibrary(name: "CXCB", pkgConfig: "xcb", providers: [.apt(["libxcb1-dev"])]),
         // The pure core: model and decisions, no GLib, no I/O.
@@ -32,7 +33,7 @@ let package = Package(
         // Configuration file loading (TOML).
         .target(name: "FocusBridgeConfig", dependencies: ["FocusBridgeCore", "FocusBridgeTOML"]),
         // The SQLite state: history, ID high-water mark.
-        .target(name: "FocusBridgeStore", dependencies: ["FocusBridgeCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "FocusBridgeStore", dependencies: ["FocusBridgeCore", "CSQLite"]),
         // The only layer that touches GLib, GVariant and GDBus.
         .target(name: "FocusBridgeDBus", dependencies: ["CGLib"]),
         // The running service: wires the core, the store and the bus together.
@@ -49,9 +50,10 @@ let package = Package(
             "FocusBridgeDBus", "FocusBridgeCore", "FocusBridgeConfig",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        // `make bench`: measures the bridge against the bare bus and dunst (build it with -c release).
+        // `make bench`: measures the bridge against the bare bus and dunst (build it with -c release);
+        // `focus-bench store`: the history insert alone, for callgrind.
         .executableTarget(name: "focus-bench", dependencies: [
-            "FocusBridgeDBus", "FocusBridgeCore",
+            "FocusBridgeDBus", "FocusBridgeCore", "FocusBridgeStore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The unit tests: one target per module, each depending only on what it tests (XCTest).
@@ -59,8 +61,7 @@ let package = Package(
         // The TOML reader against the toml-test corpus (../shared/toml-test, skipped when absent).
         .testTarget(name: "FocusBridgeTOMLTests", dependencies: ["FocusBridgeTOML"]),
         .testTarget(name: "FocusBridgeConfigTests", dependencies: ["FocusBridgeConfig", "FocusBridgeCore", "FocusBridgeTestSupport"]),
-        .testTarget(name: "FocusBridgeStoreTests", dependencies: ["FocusBridgeStore", "FocusBridgeCore",
-                                                                 .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "FocusBridgeStoreTests", dependencies: ["FocusBridgeStore", "FocusBridgeCore"]),
         .testTarget(name: "FocusBridgeDBusTests", dependencies: ["FocusBridgeDBus", "CGLib", "FocusBridgeTestSupport"]),
         .testTarget(name: "FocusBridgeServerTests", dependencies: [
             "FocusBridgeServer", "FocusBridgeConfig", "FocusBridgeCore", "FocusBridgeStore", "FocusBridgeDBus",

@@ -56,8 +56,8 @@ if [ -f Package.resolved ] && [ ! -f Fuzz/Package.resolved ]; then cp Package.re
 # SwiftPM's --sanitize=fuzzer --sanitize=address reaches swiftc as two -sanitize= options, and
 # swiftc keeps only the last: the product's modules would be built with AddressSanitizer but no
 # coverage, so libFuzzer would fuzz blind. -Xswiftc -sanitize=fuzzer,address comes last and wins;
-# --sanitize=fuzzer stays for the link (libFuzzer's main()). C (SQLite through GRDB) gets
-# coverage through -fsanitize=fuzzer-no-link. -enable-testing lets the targets
+# --sanitize=fuzzer stays for the link (libFuzzer's main()). C code built here (none since GRDB
+# went: SQLite is the system's library) would get coverage through -fsanitize=fuzzer-no-link. -enable-testing lets the targets
 # `@testable import FocusBridgeServer` (see Fuzz/README.md; a debug build has it anyway).
 # Release: about three times the executions per second of a debug build.
 echo "fuzz: building the fuzz targets in $scratch ($config, libFuzzer + AddressSanitizer)"

@@ -14,7 +14,7 @@ packages=(
     # build
     libglib2.0-dev      # GIO's GDBus, the GLib main loop, GVariant
     libxcb1-dev         # X11 windows (EWMH): the window in front
-    libsqlite3-dev      # SQLite for GRDB
+    libsqlite3-dev      # SQLite (the store, through Sources/CSQLite)
     pkg-config
     # bus and tests
     libglib2.0-bin      # gdbus

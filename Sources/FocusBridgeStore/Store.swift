@@ -1,6 +1,5 @@
 import Foundation
 import FocusBridgeCore
-import GRDB
 
 /// Why the state database cannot be used, in one sentence that names the file.
 public struct StoreError: Error, CustomStringConvertible {
@@ -9,9 +8,9 @@ public struct StoreError: Error, CustomStringConvertible {
     public init(description: String) { self.description = description }
 
     init(opening path: String, _ error: Error) {
-        if let error = error as? DatabaseError {
-            let what = error.message ?? "SQLite error \(error.resultCode.rawValue)"
-            if error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+        if let error = error as? SQLiteError {
+            let what = error.reason
+            if error.isBusyOrLocked {
                 description = "the state database \(path) is locked by another program (\(what)); close it and start again"
             } else {
                 description = "cannot open the state database \(path): \(what)"
@@ -25,9 +24,12 @@ public struct StoreError: Error, CustomStringConvertible {
 /// FocusBridge's durable state in SQLite: the history of notifications and small settings such
 /// as the ID high-water mark. The file is private to the user (0600, folder 0700) and in WAL
 /// mode, so a crash loses nothing that was committed.
+///
+/// One connection, used from the bridge's main loop only (SQLite.swift: statements prepared
+/// once and cached, one transaction per group commit).
 public final class Store {
     public let path: String
-    let database: DatabaseQueue
+    let database: SQLiteDatabase
     /// Told, in one sentence, about anything in the file that was discarded or repaired.
     private let notice: (String) -> Void
 
@@ -58,9 +60,9 @@ public final class Store {
         defer { umask(previousMask) }
         do {
             database = try Self.open(path)
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB {
+        } catch let error as SQLiteError where error.isCorrupt {
             let aside = try Self.moveAside(path)
-            notice("the state database \(path) is broken (\(error.message ?? "SQLite error \(error.resultCode.rawValue)")); "
+            notice("the state database \(path) is broken (\(error.reason)); "
                 + "it was moved aside to \(aside) and focus-bridge starts with a fresh one")
             do { database = try Self.open(path) } catch { throw StoreError(opening: path, error) }
         } catch let error as StoreError {
@@ -72,25 +74,32 @@ public final class Store {
 
     /// Opens, sets the modes, migrates and checks the file (a truncated file may open well and
     /// fail only on the pages it lacks: `quick_check` reads them all once).
-    private static func open(_ path: String) throws -> DatabaseQueue {
-        var configuration = Configuration()
-        configuration.journalMode = .wal
-        configuration.busyMode = .timeout(5)
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            // Only the daemon opens the file (focusctl asks over D-Bus), so it keeps the lock:
-            // no file locking on every transaction, and a second daemon cannot open the store.
-            try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE")
+    private static func open(_ path: String) throws -> SQLiteDatabase {
+        // A file that is not a database (or is damaged in its first page) fails here.
+        let database = try SQLiteDatabase(path: path, busyTimeout: 5000)
+        try database.execute("PRAGMA synchronous = NORMAL")
+        // Only the daemon opens the file (focusctl asks over D-Bus), so it keeps the lock:
+        // no file locking on every transaction, and a second daemon cannot open the store.
+        try database.execute("PRAGMA locking_mode = EXCLUSIVE")
+        guard try database.strings("PRAGMA journal_mode = WAL") == ["wal"] else {
+            throw SQLiteError(code: 1, message: "could not activate WAL Mode at path: \(path)")
         }
-        let database = try DatabaseQueue(path: path, configuration: configuration)
+        try database.execute("PRAGMA synchronous = NORMAL")
+        // The -wal file exists, not empty, from the start, as every release made it (GRDB did
+        // this write): its mode is set just below with the database's.
+        if (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0 == 0 {
+            try database.execute("""
+                SAVEPOINT wal; CREATE TABLE grdb_issue_102 (id INTEGER PRIMARY KEY); DROP TABLE grdb_issue_102; RELEASE wal
+                """)
+        }
         for file in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) {
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
         }
-        let check = try database.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+        let check = try database.strings("PRAGMA quick_check")
         guard check == ["ok"] else {
-            throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "quick_check: \(check.prefix(3).joined(separator: "; "))")
+            throw SQLiteError(code: 11 /* SQLITE_CORRUPT */, message: "quick_check: \(check.prefix(3).joined(separator: "; "))")
         }
-        try migrator.migrate(database)
+        try migrate(database)
         return database
     }
 
@@ -117,62 +126,71 @@ public final class Store {
         return aside
     }
 
-    /// The schema's history. A migration never changes once released: files made by every
-    /// release run the migrations they lack, in order, from what that release wrote
-    /// (StoreTests opens a file of each). A change is a new migration at the end.
-    private static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try db.create(table: "setting") { t in
-                t.primaryKey("key", .text)
-                t.column("value", .text).notNull()
-            }
-            // As first released; v3 and v4 bring it to today's table.
-            try db.create(table: "history") { t in
-                t.autoIncrementedPrimaryKey("row")
-                t.column("id", .integer).notNull()
-                t.column("app", .text).notNull()
-                t.column("summary", .text).notNull()
-                t.column("body", .text).notNull()
-                t.column("level", .text).notNull()
-                t.column("decision", .text).notNull()
-                t.column("received", .double).notNull()
-                t.column("closed", .double)
-                t.column("close_reason", .integer)
-            }
-            try db.create(index: "history_id", on: "history", columns: ["id"])
-            try db.create(index: "history_app", on: "history", columns: ["app"])
+    // MARK: Migrations
+
+    /// A step of the schema's history: its name, recorded once applied, and what it does.
+    struct Migration: Sendable {
+        let name: String
+        let run: @Sendable (SQLiteDatabase) throws -> Void
+
+        init(_ name: String, sql: String) {
+            self.name = name
+            self.run = { try $0.execute(sql) }
         }
-        migrator.registerMigration("v2-held") { db in
-            try db.create(table: "held") { t in
-                t.primaryKey("id", .integer)
-                t.column("kind", .text).notNull()          // focus | summary
-                t.column("focus", .text)                   // the Focus that held it
-                t.column("app", .text).notNull()
-                t.column("summary", .text).notNull()
-                t.column("body", .text).notNull()
-                t.column("level", .text).notNull()
-                t.column("relevance", .double).notNull()
-                t.column("received", .double).notNull()
-                t.column("sender", .text).notNull()
-                t.column("pid", .integer)
-                t.column("digest", .integer)               // the digest it was delivered in
-                t.column("payload_type", .text).notNull()  // the original Notify arguments,
-                t.column("payload", .blob).notNull()       // serialised GVariant, byte for byte
+
+        init(_ name: String, run: @escaping @Sendable (SQLiteDatabase) throws -> Void) {
+            self.name = name
+            self.run = run
+        }
+    }
+
+    /// Applies, in order, each migration the file has not recorded: each in its own transaction
+    /// with its record. The records are in `grdb_migrations`, the table (and names) every release
+    /// since the first wrote them in, when the store was on GRDB: a file of any release opens and
+    /// runs only what it lacks.
+    static func migrate(_ database: SQLiteDatabase) throws {
+        try database.execute("CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+        let applied = Set(try database.strings("SELECT identifier FROM grdb_migrations"))
+        for migration in migrations where !applied.contains(migration.name) {
+            try database.transaction {
+                try migration.run(database)
+                try database.execute("INSERT INTO grdb_migrations (identifier) VALUES (?)", [migration.name])
             }
         }
-        migrator.registerMigration("v3-no-app-index") { db in
-            // `history --app` compares without regard to case, which this index cannot serve; it
-            // only cost a third B-tree write on every Notify.
-            try db.execute(sql: "DROP INDEX IF EXISTS history_app")
-        }
-        migrator.registerMigration("v4-history-rowid") { db in
-            // AUTOINCREMENT kept `sqlite_sequence` up to date: one more B-tree written on every
-            // Notify (a quarter of the insert's time). A plain INTEGER PRIMARY KEY is the rowid:
-            // new rows still come after every existing one, as pruning removes only the oldest.
-            let schema = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'history'") ?? ""
+    }
+
+    /// The schema's history. A migration NEVER changes once released: files made by every
+    /// release run the migrations they lack, in order, from what that release wrote (StoreTests
+    /// opens a file of each). A change is a new migration at the end. v1 to v7 were written with
+    /// GRDB's schema builders; their SQL here is, character for character, what those produced
+    /// (the schema of a new file is the same as before).
+    static let migrations: [Migration] = [
+        Migration("v1", sql: """
+            CREATE TABLE "setting" ("key" TEXT PRIMARY KEY NOT NULL, "value" TEXT NOT NULL);
+            CREATE TABLE "history" ("row" INTEGER PRIMARY KEY AUTOINCREMENT, "id" INTEGER NOT NULL, "app" TEXT NOT NULL, \
+            "summary" TEXT NOT NULL, "body" TEXT NOT NULL, "level" TEXT NOT NULL, "decision" TEXT NOT NULL, \
+            "received" DOUBLE NOT NULL, "closed" DOUBLE, "close_reason" INTEGER);
+            CREATE INDEX "history_id" ON "history"("id");
+            CREATE INDEX "history_app" ON "history"("app");
+            """),
+        // focus: the Focus that held it; digest: the digest it was delivered in; payload_type and
+        // payload: the original Notify arguments, serialised GVariant, byte for byte.
+        Migration("v2-held", sql: """
+            CREATE TABLE "held" ("id" INTEGER PRIMARY KEY, "kind" TEXT NOT NULL, "focus" TEXT, "app" TEXT NOT NULL, \
+            "summary" TEXT NOT NULL, "body" TEXT NOT NULL, "level" TEXT NOT NULL, "relevance" DOUBLE NOT NULL, \
+            "received" DOUBLE NOT NULL, "sender" TEXT NOT NULL, "pid" INTEGER, "digest" INTEGER, \
+            "payload_type" TEXT NOT NULL, "payload" BLOB NOT NULL)
+            """),
+        // `history --app` compares without regard to case, which this index cannot serve; it
+        // only cost a third B-tree write on every Notify.
+        Migration("v3-no-app-index", sql: "DROP INDEX IF EXISTS history_app"),
+        // AUTOINCREMENT kept `sqlite_sequence` up to date: one more B-tree written on every
+        // Notify (a quarter of the insert's time). A plain INTEGER PRIMARY KEY is the rowid:
+        // new rows still come after every existing one, as pruning removes only the oldest.
+        Migration("v4-history-rowid") { database in
+            let schema = try database.strings("SELECT sql FROM sqlite_master WHERE name = 'history'").first ?? ""
             guard schema.contains("AUTOINCREMENT") else { return }
-            try db.execute(sql: """
+            try database.execute("""
                 CREATE TABLE history_new (row INTEGER PRIMARY KEY, id INTEGER NOT NULL, app TEXT NOT NULL,
                     summary TEXT NOT NULL, body TEXT NOT NULL, level TEXT NOT NULL, decision TEXT NOT NULL,
                     received DOUBLE NOT NULL, closed DOUBLE, close_reason INTEGER);
@@ -183,45 +201,36 @@ public final class Store {
                 CREATE INDEX history_id ON history(id);
                 DELETE FROM sqlite_sequence WHERE name = 'history';
                 """)
-        }
-        migrator.registerMigration("v5-held-holders") { db in
-            // Who holds each held ID, with their Unix user and sandbox (ownership, focus-bridge(1), BEHAVIOUR);
-            // rows from before have only the sender's connection.
-            try db.alter(table: "held") { t in t.add(column: "holders", .text) }
-        }
-        migrator.registerMigration("v6-app-choices") { db in
-            // Run-time choices per app (`focusctl app`), mutes, and the apps asked about Time
-            // Sensitive (Store+Choices.swift). `app_key` is the app key lowercased.
-            try db.execute(sql: """
-                CREATE TABLE app_choice (app_key TEXT NOT NULL, app TEXT NOT NULL, key TEXT NOT NULL,
-                                         value TEXT NOT NULL, made REAL NOT NULL, PRIMARY KEY (app_key, key));
-                CREATE TABLE app_mute (app_key TEXT PRIMARY KEY, app TEXT NOT NULL, until REAL NOT NULL);
-                CREATE TABLE app_asked (app_key TEXT PRIMARY KEY, app TEXT NOT NULL, answer TEXT NOT NULL, at REAL NOT NULL);
-                """)
-        }
-        migrator.registerMigration("v7-history-fate") { db in
-            // What explain ID and show ID need of each notification (`KeptRequest`, JSON, bounded)
-            // and what became of it after its decision (`Fate`, one line per step). Rows from
-            // before have neither: explain says so, history shows their decision and close.
-            try db.alter(table: "history") { t in
-                t.add(column: "request", .text)
-                t.add(column: "fate", .text)
-            }
-        }
-        return migrator
-    }
+        },
+        // Who holds each held ID, with their Unix user and sandbox (ownership, focus-bridge(1), BEHAVIOUR);
+        // rows from before have only the sender's connection.
+        Migration("v5-held-holders", sql: #"ALTER TABLE "held" ADD COLUMN "holders" TEXT"#),
+        // Run-time choices per app (`focusctl app`), mutes, and the apps asked about Time
+        // Sensitive (Store+Choices.swift). `app_key` is the app key lowercased.
+        Migration("v6-app-choices", sql: """
+            CREATE TABLE app_choice (app_key TEXT NOT NULL, app TEXT NOT NULL, key TEXT NOT NULL,
+                                     value TEXT NOT NULL, made REAL NOT NULL, PRIMARY KEY (app_key, key));
+            CREATE TABLE app_mute (app_key TEXT PRIMARY KEY, app TEXT NOT NULL, until REAL NOT NULL);
+            CREATE TABLE app_asked (app_key TEXT PRIMARY KEY, app TEXT NOT NULL, answer TEXT NOT NULL, at REAL NOT NULL);
+            """),
+        // What explain ID and show ID need of each notification (`KeptRequest`, JSON, bounded)
+        // and what became of it after its decision (`Fate`, one line per step). Rows from
+        // before have neither: explain says so, history shows their decision and close.
+        Migration("v7-history-fate", sql: """
+            ALTER TABLE "history" ADD COLUMN "request" TEXT;
+            ALTER TABLE "history" ADD COLUMN "fate" TEXT
+            """),
+    ]
 
     // MARK: Settings
 
     public func setting(_ key: String) throws -> String? {
-        try database.read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key]) }
+        try database.statement("SELECT value FROM setting WHERE key = ?").firstRow([key]) { $0.string(0) }
     }
 
     public func setSetting(_ key: String, _ value: String) throws {
-        try database.write { db in
-            try db.execute(sql: "INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                           arguments: [key, value])
-        }
+        try database.execute("INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                             [key, value])
     }
 
     /// The last ID block reserved (see `IDAllocator`), 0 for a new store. A stored value that is
@@ -230,9 +239,8 @@ public final class Store {
     public func idHighWater() throws -> UInt32 {
         guard let text = try setting("id-high-water") else { return 0 }
         if let value = UInt32(text) { return value }
-        let highest = try database.read { db in
-            try Int64.fetchOne(db, sql: "SELECT max(m) FROM (SELECT max(id) AS m FROM history UNION ALL SELECT max(id) FROM held)")
-        } ?? 0
+        let highest = try database.statement("SELECT max(m) FROM (SELECT max(id) AS m FROM history UNION ALL SELECT max(id) FROM held)")
+            .firstRow { $0.int64(0) } ?? 0
         let value = UInt32(clamping: highest).addingReportingOverflow(IDAllocator.blockSize)
         let mark = value.overflow ? UInt32.max : value.partialValue
         notice("the stored ID high-water mark is not valid (\(text.prefix(40))); IDs continue after \(mark), past every ID in the state database")
@@ -248,19 +256,19 @@ public final class Store {
         if entries.count == 1 {
             // One statement commits by itself: no BEGIN and COMMIT to run (this is on the path
             // of every Notify).
-            try database.writeWithoutTransaction { db in try Self.insertHistory(entries, db) }
+            try insertHistory(entries)
         } else {
-            try database.write { db in try Self.insertHistory(entries, db) }
+            try database.transaction { try insertHistory(entries) }
         }
     }
 
-    private static func insertHistory(_ entries: [HistoryEntry], _ db: Database) throws {
-        let statement = try db.cachedStatement(sql: """
+    private func insertHistory(_ entries: [HistoryEntry]) throws {
+        let statement = try database.statement("""
             INSERT INTO history (id, app, summary, body, level, decision, received, closed, close_reason, request, fate)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for entry in entries {
-            try statement.execute(arguments: [
+            try statement.execute([
                 Int64(entry.id), entry.app, entry.summary, entry.body, entry.level.rawValue,
                 entry.decision.rawValue, entry.received.timeIntervalSince1970,
                 entry.closed?.timeIntervalSince1970, entry.closeReason.map { Int64($0) },
@@ -272,13 +280,13 @@ public final class Store {
     /// Notes when and why notifications closed: (id, reason, time).
     public func markClosed(_ closings: [(id: UInt32, reason: UInt32, at: Date)]) throws {
         guard !closings.isEmpty else { return }
-        try database.write { db in
-            let statement = try db.cachedStatement(sql: """
+        try database.transaction {
+            let statement = try database.statement("""
                 UPDATE history SET closed = ?, close_reason = ?
                 WHERE row = (SELECT max(row) FROM history WHERE id = ?) AND closed IS NULL
                 """)
             for closing in closings {
-                try statement.execute(arguments: [closing.at.timeIntervalSince1970, Int64(closing.reason), Int64(closing.id)])
+                try statement.execute([closing.at.timeIntervalSince1970, Int64(closing.reason), Int64(closing.id)])
             }
         }
     }
@@ -286,14 +294,14 @@ public final class Store {
     /// Adds a step to the fate of each notification (its newest history row): (id, step).
     public func noteFates(_ notes: [(id: UInt32, step: FateStep)]) throws {
         guard !notes.isEmpty else { return }
-        try database.write { db in
-            let read = try db.cachedStatement(sql: "SELECT row, fate FROM history WHERE row = (SELECT max(row) FROM history WHERE id = ?)")
-            let write = try db.cachedStatement(sql: "UPDATE history SET fate = ? WHERE row = ?")
+        try database.transaction {
+            let read = try database.statement("SELECT row, fate FROM history WHERE row = (SELECT max(row) FROM history WHERE id = ?)")
+            let write = try database.statement("UPDATE history SET fate = ? WHERE row = ?")
             for note in notes {
-                guard let row = try Row.fetchOne(read, arguments: [Int64(note.id)]),
-                      let number = row.lenient(Int64.self, "row") else { continue }
-                let steps = Fate.appending(note.step, to: Fate.decode(row.lenient(String.self, "fate")))
-                try write.execute(arguments: [Fate.encode(steps), number])
+                guard let (number, fate) = try read.firstRow([Int64(note.id)], { row in row.int64(0).map { ($0, row.string(1)) } })
+                else { continue }
+                let steps = Fate.appending(note.step, to: Fate.decode(fate))
+                try write.execute([Fate.encode(steps), number])
             }
         }
     }
@@ -301,76 +309,66 @@ public final class Store {
     /// The newest history row of notification `id`, with what was kept of it; nil when history
     /// has none.
     public func entry(id: UInt32) throws -> HistoryEntry? {
-        try database.read { db in
-            try Row.fetchOne(db, sql: "SELECT id, app, summary, body, level, decision, received, closed, close_reason, fate, "
-                             + "request FROM history WHERE row = (SELECT max(row) FROM history WHERE id = ?)",
-                             arguments: [Int64(id)]).flatMap { Self.entry($0, kept: true) }
-        }
+        try database.statement("SELECT id, app, summary, body, level, decision, received, closed, close_reason, fate, "
+                               + "request FROM history WHERE row = (SELECT max(row) FROM history WHERE id = ?)")
+            .firstRow([Int64(id)]) { Self.entry($0, kept: true) }
     }
 
     /// A history row read leniently: a row whose values cannot be used is nil, never trapped on.
-    private static func entry(_ row: Row, kept: Bool) -> HistoryEntry? {
-        guard let id = row.lenient(Int64.self, "id").flatMap(UInt32.init(exactly:)),
-              let received = row.lenient(Double.self, "received"), received.isFinite else { return nil }
+    /// Columns: id, app, summary, body, level, decision, received, closed, close_reason, fate
+    /// and, when `kept`, request.
+    private static func entry(_ row: Statement, kept: Bool) -> HistoryEntry? {
+        guard let id = row.int64(0).flatMap(UInt32.init(exactly:)),
+              let received = row.double(6), received.isFinite else { return nil }
         return HistoryEntry(
-            id: id, app: row.lenient(String.self, "app") ?? "", summary: row.lenient(String.self, "summary") ?? "",
-            body: row.lenient(String.self, "body") ?? "",
-            level: row.lenient(String.self, "level").flatMap(InterruptionLevel.init(rawValue:)) ?? .active,
-            decision: row.lenient(String.self, "decision").flatMap(DeliveryOutcome.init(rawValue:)) ?? .delivered,
+            id: id, app: row.string(1) ?? "", summary: row.string(2) ?? "",
+            body: row.string(3) ?? "",
+            level: row.string(4).flatMap(InterruptionLevel.init(rawValue:)) ?? .active,
+            decision: row.string(5).flatMap(DeliveryOutcome.init(rawValue:)) ?? .delivered,
             received: Date(timeIntervalSince1970: received),
-            closed: row.lenient(Double.self, "closed").flatMap { $0.isFinite ? Date(timeIntervalSince1970: $0) : nil },
-            closeReason: row.lenient(Int64.self, "close_reason").flatMap(UInt32.init(exactly:)),
-            steps: Fate.decode(row.lenient(String.self, "fate")),
-            kept: kept ? KeptRequest.read(row.lenient(String.self, "request")) : nil)
+            closed: row.double(7).flatMap { $0.isFinite ? Date(timeIntervalSince1970: $0) : nil },
+            closeReason: row.int64(8).flatMap(UInt32.init(exactly:)),
+            steps: Fate.decode(row.string(9)),
+            kept: kept ? KeptRequest.read(row.string(10)) : nil)
     }
 
     /// Newest first; `app` matches without regard to case.
     public func history(limit: Int, app: String? = nil) throws -> [HistoryEntry] {
-        try database.read { db in
-            var sql = "SELECT id, app, summary, body, level, decision, received, closed, close_reason, fate FROM history"
-            var arguments: StatementArguments = []
-            if let app, !app.isEmpty {
-                sql += " WHERE app = ? COLLATE NOCASE"
-                arguments += [app]
-            }
-            sql += " ORDER BY row DESC LIMIT ?"
-            arguments += [limit]
-            // Rows are read leniently: a row whose values cannot be used is left out, never trapped on.
-            return try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap { Self.entry($0, kept: false) }
+        let columns = "SELECT id, app, summary, body, level, decision, received, closed, close_reason, fate FROM history"
+        // Rows are read leniently: a row whose values cannot be used is left out, never trapped on.
+        if let app, !app.isEmpty {
+            return try database.statement(columns + " WHERE app = ? COLLATE NOCASE ORDER BY row DESC LIMIT ?")
+                .rows([app, limit]) { Self.entry($0, kept: false) }
         }
+        return try database.statement(columns + " ORDER BY row DESC LIMIT ?").rows([limit]) { Self.entry($0, kept: false) }
     }
 
     /// How many history rows there are, by decision.
     public func countsByDecision() throws -> [DeliveryOutcome: Int] {
-        try database.read { db in
-            var counts: [DeliveryOutcome: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT decision, count(*) AS n FROM history GROUP BY decision") {
-                if let outcome = row.lenient(String.self, "decision").flatMap(DeliveryOutcome.init(rawValue:)) {
-                    counts[outcome, default: 0] += row.lenient(Int.self, "n") ?? 0
-                }
-            }
-            return counts
-        }
+        var counts: [DeliveryOutcome: Int] = [:]
+        let rows = try database.statement("SELECT decision, count(*) AS n FROM history GROUP BY decision")
+            .rows { row in row.string(0).flatMap(DeliveryOutcome.init(rawValue:)).map { ($0, row.int(1) ?? 0) } }
+        for (outcome, count) in rows { counts[outcome, default: 0] += count }
+        return counts
     }
 
     // MARK: Held notifications
 
-    private static func insertHeld(_ hold: Hold, _ db: Database) throws {
+    private func insertHeld(_ hold: Hold) throws {
         let item = hold.item
         let (kind, focus): (String, String?) = switch item.reason {
         case .summary: ("summary", nil)
         case .focus(let name): ("focus", name)
         }
-        let statement = try db.cachedStatement(sql: """
+        try database.statement("""
             INSERT OR REPLACE INTO held (id, kind, focus, app, summary, body, level, relevance, received, sender, pid,
                                          digest, payload_type, payload, holders)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)
-            """)
-        try statement.execute(arguments: [Int64(item.id), kind, focus, item.app, item.summary, item.body, item.level.rawValue,
-                                          item.relevance, item.received.timeIntervalSince1970,
-                                          item.holders.first?.connection ?? "",
-                                          item.processID.map { Int64($0) }, hold.payloadType, Data(hold.payload),
-                                          Caller.stored(item.holders)])
+            """).execute([Int64(item.id), kind, focus, item.app, item.summary, item.body, item.level.rawValue,
+                          item.relevance, item.received.timeIntervalSince1970,
+                          item.holders.first?.connection ?? "",
+                          item.processID.map { Int64($0) }, hold.payloadType, hold.payload,
+                          Caller.stored(item.holders)])
     }
 
     /// A held notification with its original `Notify` arguments, for `commit`.
@@ -391,9 +389,9 @@ public final class Store {
     public func commit(history: [HistoryEntry], holds: [Hold]) throws {
         guard !history.isEmpty || !holds.isEmpty else { return }
         if holds.isEmpty && history.count == 1 { return try record(history) }
-        try database.write { db in
-            for hold in holds { try Self.insertHeld(hold, db) }
-            try Self.insertHistory(history, db)
+        try database.transaction {
+            for hold in holds { try insertHeld(hold) }
+            try insertHistory(history)
         }
     }
 
@@ -401,35 +399,34 @@ public final class Store {
     /// A row whose values cannot be used (wrong types, an ID out of range, a time that is not
     /// finite) is deleted and `notice` told once: it must not stop the bridge from starting.
     public func heldNotifications() throws -> [(item: HeldNotification, digest: UInt32?)] {
-        var unusable: [DatabaseValue] = []
-        let items = try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT id, kind, focus, app, summary, body, level, relevance, received, sender, pid, digest, holders
-                FROM held ORDER BY received, id
-                """).compactMap { row -> (item: HeldNotification, digest: UInt32?)? in
-                guard let id = row.lenient(Int64.self, "id").flatMap(UInt32.init(exactly:)), id != 0,
-                      let received = row.lenient(Double.self, "received"), received.isFinite,
-                      let relevance = row.lenient(Double.self, "relevance"), relevance.isFinite,
-                      let sender = row.lenient(String.self, "sender") else {
-                    unusable.append(row["id"] as DatabaseValue)
-                    return nil
-                }
-                let reason: HeldNotification.Reason = row.lenient(String.self, "kind") == "summary"
-                    ? .summary : .focus(row.lenient(String.self, "focus") ?? "")
-                let item = HeldNotification(
-                    id: id, reason: reason, app: row.lenient(String.self, "app") ?? "",
-                    summary: row.lenient(String.self, "summary") ?? "", body: row.lenient(String.self, "body") ?? "",
-                    level: row.lenient(String.self, "level").flatMap(InterruptionLevel.init(rawValue:)) ?? .active,
-                    relevance: relevance, received: Date(timeIntervalSince1970: received),
-                    holders: Self.holders(stored: row.lenient(String.self, "holders"), sender: sender),
-                    processID: row.lenient(Int64.self, "pid").flatMap(UInt32.init(exactly:)))
-                return (item, row.lenient(Int64.self, "digest").flatMap(UInt32.init(exactly:)))
+        // `id` is the rowid (INTEGER PRIMARY KEY): always an integer, whatever else the row holds.
+        var unusable: [Int64] = []
+        let items = try database.statement("""
+            SELECT id, kind, focus, app, summary, body, level, relevance, received, sender, pid, digest, holders
+            FROM held ORDER BY received, id
+            """).rows { row -> (item: HeldNotification, digest: UInt32?)? in
+            guard let id = row.int64(0).flatMap(UInt32.init(exactly:)), id != 0,
+                  let received = row.double(8), received.isFinite,
+                  let relevance = row.double(7), relevance.isFinite,
+                  let sender = row.string(9) else {
+                if let id = row.int64(0) { unusable.append(id) }
+                return nil
             }
+            let reason: HeldNotification.Reason = row.string(1) == "summary" ? .summary : .focus(row.string(2) ?? "")
+            let item = HeldNotification(
+                id: id, reason: reason, app: row.string(3) ?? "",
+                summary: row.string(4) ?? "", body: row.string(5) ?? "",
+                level: row.string(6).flatMap(InterruptionLevel.init(rawValue:)) ?? .active,
+                relevance: relevance, received: Date(timeIntervalSince1970: received),
+                holders: Self.holders(stored: row.string(12), sender: sender),
+                processID: row.int64(10).flatMap(UInt32.init(exactly:)))
+            return (item, row.int64(11).flatMap(UInt32.init(exactly:)))
         }
         if !unusable.isEmpty {
             notice("\(unusable.count) held notification(s) in the state database cannot be read; they are discarded")
-            try database.write { db in
-                for id in unusable { try db.execute(sql: "DELETE FROM held WHERE id IS ?", arguments: [id]) }
+            try database.transaction {
+                let delete = try database.statement("DELETE FROM held WHERE id = ?")
+                for id in unusable { try delete.execute([id]) }
             }
         }
         return items
@@ -444,45 +441,35 @@ public final class Store {
 
     /// The original `Notify` arguments of a held notification.
     public func heldPayload(_ id: UInt32) throws -> (type: String, bytes: [UInt8])? {
-        try database.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT payload_type, payload FROM held WHERE id = ?",
-                                             arguments: [Int64(id)]) else { return nil }
-            guard let type = row.lenient(String.self, "payload_type"), let bytes = row.lenient(Data.self, "payload") else { return nil }
-            return (type, [UInt8](bytes))
+        try database.statement("SELECT payload_type, payload FROM held WHERE id = ?").firstRow([Int64(id)]) { row in
+            guard let type = row.string(0), let bytes = row.blob(1) else { return nil }
+            return (type, bytes)
         }
     }
 
     public func removeHeld(_ ids: [UInt32]) throws {
         guard !ids.isEmpty else { return }
-        try database.write { db in
-            for id in ids { try db.execute(sql: "DELETE FROM held WHERE id = ?", arguments: [Int64(id)]) }
+        try database.transaction {
+            let delete = try database.statement("DELETE FROM held WHERE id = ?")
+            for id in ids { try delete.execute([Int64(id)]) }
         }
     }
 
     /// Notes that these held notifications went out in digest `digest` (they wait for its
     /// Show All or Dismiss).
     public func assignDigest(_ ids: [UInt32], digest: UInt32?) throws {
-        try database.write { db in
-            for id in ids {
-                try db.execute(sql: "UPDATE held SET digest = ? WHERE id = ?", arguments: [digest.map { Int64($0) }, Int64(id)])
-            }
+        try database.transaction {
+            let update = try database.statement("UPDATE held SET digest = ? WHERE id = ?")
+            for id in ids { try update.execute([digest.map { Int64($0) }, Int64(id)]) }
         }
     }
 
     /// Forgets history received before `date`; returns how many rows went.
     @discardableResult
     public func pruneHistory(before date: Date) throws -> Int {
-        try database.write { db in
-            try db.execute(sql: "DELETE FROM history WHERE received < ?", arguments: [date.timeIntervalSince1970])
-            return db.changesCount
+        try database.transaction {
+            try database.execute("DELETE FROM history WHERE received < ?", [date.timeIntervalSince1970])
+            return database.changes
         }
-    }
-}
-
-extension Row {
-    /// A column's value when it is of the asked type, else nil: what the file holds is not trusted
-    /// (GRDB's typed subscript traps on NULL or on a value of another type).
-    func lenient<Value: DatabaseValueConvertible>(_ type: Value.Type, _ column: String) -> Value? {
-        Value.fromDatabaseValue(self[column] as DatabaseValue)
     }
 }

@@ -3,7 +3,6 @@ import FocusBridgeDBus
 @testable import FocusBridgeServer
 import FocusBridgeStore
 import Foundation
-import GRDB
 import XCTest
 
 /// `GroupCommit` on a real state database in a temporary folder, driven by the real GLib main
@@ -63,9 +62,9 @@ final class GroupCommitTests: XCTestCase {
         let folder = temporaryStoreFolder()
         let path = try Store(directory: folder).path
         do {
-            let raw = try DatabaseQueue(path: path)
-            try raw.write { db in
-                try db.execute(sql: """
+            let raw = try SQLiteDatabase(path: path)
+            do {
+                try raw.execute("""
                     CREATE TRIGGER refuse BEFORE INSERT ON history WHEN NEW.summary = 'refused'
                     BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
                     """)

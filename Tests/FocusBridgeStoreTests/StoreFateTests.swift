@@ -1,7 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeStore
 import Foundation
-import GRDB
 import XCTest
 
 /// The v6 migration (what explain ID and show ID need, and each notification's fate) and the
@@ -23,8 +22,8 @@ final class StoreFateTests: XCTestCase {
     private func fileBeforeFate() throws -> String {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = directory + "/state.sqlite3"
-        try DatabaseQueue(path: path).write { db in
-            try db.execute(sql: """
+        do {
+            try SQLiteDatabase(path: path).execute("""
                 CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
                 INSERT INTO grdb_migrations VALUES ('v1'), ('v2-held'), ('v3-no-app-index'), ('v4-history-rowid'),
                     ('v5-held-holders');

@@ -1,7 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeStore
 import Foundation
-import GRDB
 import XCTest
 
 /// What the store does with a file it cannot trust (issue 10, §4): a broken file is moved
@@ -53,9 +52,9 @@ final class StoreRecoveryTests: XCTestCase {
                                            received: Date(timeIntervalSince1970: 1_800_000_000))])
             try store.setSetting("id-high-water", "garbage")
         }
-        let raw = try DatabaseQueue(path: path)
-        try raw.write { db in
-            try db.execute(sql: """
+        let raw = try SQLiteDatabase(path: path)
+        do {
+            try raw.execute("""
                 INSERT INTO held (id, kind, app, summary, body, level, relevance, received, sender, payload_type, payload)
                 VALUES (-3, 'summary', 'A', 's', 'b', 'active', 0.5, 'not a time', ':1.1', 'x', x'00');
                 INSERT INTO history (id, app, summary, body, level, decision, received)
@@ -64,7 +63,7 @@ final class StoreRecoveryTests: XCTestCase {
                 VALUES (6, 'A', 's', '', 'active', 'delivered', 'soon');
                 """)
         }
-        try raw.close()
+        raw.close()
         let store = try Store(directory: directory, notice: { notices.append($0) })
         XCTAssertGreaterThan(try store.idHighWater(), 5000, "IDs continue past every ID in the file")
         XCTAssertEqual(try store.heldNotifications().count, 0)

@@ -1,7 +1,6 @@
 import FocusBridgeCore
-import FocusBridgeStore
+@testable import FocusBridgeStore
 import Foundation
-import GRDB
 import XCTest
 
 final class StoreTests: XCTestCase {
@@ -48,9 +47,9 @@ final class StoreTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = directory + "/state.sqlite3"
         do {
-            let old = try DatabaseQueue(path: path)
-            try old.write { db in
-                try db.execute(sql: """
+            let old = try SQLiteDatabase(path: path)
+            do {
+                try old.execute("""
                     CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
                     INSERT INTO grdb_migrations VALUES ('v1'), ('v2-held');
                     CREATE TABLE setting (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
@@ -79,9 +78,8 @@ final class StoreTests: XCTestCase {
             XCTAssertEqual(history.map(\.summary), ["new", "old two", "old one"])
             XCTAssertEqual(history.last?.closeReason, 2)
         }
-        let schema = try DatabaseQueue(path: path).read { db in
-            try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL").joined(separator: "\n")
-        }
+        let schema = try SQLiteDatabase(path: path).strings("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL")
+            .joined(separator: "\n")
         XCTAssertFalse(schema.contains("AUTOINCREMENT"), schema)
         XCTAssertFalse(schema.contains("history_app"), schema)
         XCTAssertTrue(schema.contains("history_id"), schema)
@@ -97,10 +95,9 @@ final class StoreTests: XCTestCase {
                                            received: Date(timeIntervalSince1970: 1_800_000_000))])
             path = store.path
         }
-        let (names, schema) = try DatabaseQueue(path: path).read { db in
-            (try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE tbl_name = 'history'"),
-             try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'history'") ?? "")
-        }
+        let file = try SQLiteDatabase(path: path)
+        let names = try file.strings("SELECT name FROM sqlite_master WHERE tbl_name = 'history'")
+        let schema = try file.strings("SELECT sql FROM sqlite_master WHERE name = 'history'").first ?? ""
         XCTAssertEqual(Set(names), ["history", "history_id"])
         XCTAssertFalse(schema.contains("AUTOINCREMENT"), schema)
     }
@@ -137,21 +134,22 @@ final class StoreTests: XCTestCase {
             let folder = directory + "/" + release.name.replacingOccurrences(of: " ", with: "-")
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let path = folder + "/state.sqlite3"
-            try DatabaseQueue(path: path).write { db in
-                try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);")
+            do {
+                let db = try SQLiteDatabase(path: path)
+                try db.execute("CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);")
                 for migration in release.migrations {
-                    try db.execute(sql: "INSERT INTO grdb_migrations VALUES (?)", arguments: [migration])
+                    try db.execute("INSERT INTO grdb_migrations VALUES (?)", [migration])
                 }
-                try db.execute(sql: "CREATE TABLE setting (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);")
-                try db.execute(sql: release.schema)
-                try db.execute(sql: """
+                try db.execute("CREATE TABLE setting (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);")
+                try db.execute(release.schema)
+                try db.execute("""
                     INSERT INTO setting VALUES ('id-high-water', '1024');
                     INSERT INTO history (id, app, summary, body, level, decision, received) VALUES
                         (7, 'Mail', 'old one', '', 'active', 'delivered', 1800000000),
                         (8, 'Chat', 'old two', '', 'passive', 'held-summary', 1800000001);
                     """)
                 if release.migrations.contains("v2-held") {
-                    try db.execute(sql: """
+                    try db.execute("""
                         INSERT INTO held (id, kind, app, summary, body, level, relevance, received, sender, payload_type, payload)
                         VALUES (8, 'summary', 'Chat', 'old two', '', 'passive', 0, 1800000001, ':1.5', '(susssasa{sv}i)', x'00');
                         """)
@@ -168,6 +166,81 @@ final class StoreTests: XCTestCase {
                 XCTAssertEqual(items.first?.item.holders, [Caller(connection: ":1.5")], "an older row keeps its sender only")
             }
         }
+    }
+
+    /// Every table and index of a new file, as the store made them when it was on GRDB (read
+    /// with `sqlite3` from a file made by the release of 2026-11-22): migrations v1 to v7 keep
+    /// their SQL to the character, and a new file is the same file as before.
+    static let schemaOfANewFile = #"""
+        table grdb_migrations CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)
+        index sqlite_autoindex_grdb_migrations_1 -
+        table setting CREATE TABLE "setting" ("key" TEXT PRIMARY KEY NOT NULL, "value" TEXT NOT NULL)
+        index sqlite_autoindex_setting_1 -
+        table sqlite_sequence CREATE TABLE sqlite_sequence(name,seq)
+        table held CREATE TABLE "held" ("id" INTEGER PRIMARY KEY, "kind" TEXT NOT NULL, "focus" TEXT, "app" TEXT NOT NULL, "summary" TEXT NOT NULL, "body" TEXT NOT NULL, "level" TEXT NOT NULL, "relevance" DOUBLE NOT NULL, "received" DOUBLE NOT NULL, "sender" TEXT NOT NULL, "pid" INTEGER, "digest" INTEGER, "payload_type" TEXT NOT NULL, "payload" BLOB NOT NULL, "holders" TEXT)
+        table history CREATE TABLE "history" (row INTEGER PRIMARY KEY, id INTEGER NOT NULL, app TEXT NOT NULL,
+            summary TEXT NOT NULL, body TEXT NOT NULL, level TEXT NOT NULL, decision TEXT NOT NULL,
+            received DOUBLE NOT NULL, closed DOUBLE, close_reason INTEGER, "request" TEXT, "fate" TEXT)
+        index history_id CREATE INDEX history_id ON history(id)
+        table app_choice CREATE TABLE app_choice (app_key TEXT NOT NULL, app TEXT NOT NULL, key TEXT NOT NULL,
+                                 value TEXT NOT NULL, made REAL NOT NULL, PRIMARY KEY (app_key, key))
+        index sqlite_autoindex_app_choice_1 -
+        table app_mute CREATE TABLE app_mute (app_key TEXT PRIMARY KEY, app TEXT NOT NULL, until REAL NOT NULL)
+        index sqlite_autoindex_app_mute_1 -
+        table app_asked CREATE TABLE app_asked (app_key TEXT PRIMARY KEY, app TEXT NOT NULL, answer TEXT NOT NULL, at REAL NOT NULL)
+        index sqlite_autoindex_app_asked_1 -
+        """#
+
+    static let allMigrations = ["v1", "v2-held", "v3-no-app-index", "v4-history-rowid", "v5-held-holders",
+                                "v6-app-choices", "v7-history-fate"]
+
+    private static func schema(_ database: SQLiteDatabase) throws -> String {
+        try database.statement("SELECT type, name, sql FROM sqlite_master ORDER BY rowid").rows { row in
+            "\(row.string(0) ?? "?") \(row.string(1) ?? "?") \(row.string(2) ?? "-")"
+        }.joined(separator: "\n")
+    }
+
+    func testANewFileHasTheSchemaItAlwaysHad() throws {
+        let path = try Store(directory: directory).path
+        XCTAssertEqual(try Self.schema(SQLiteDatabase(path: path)), Self.schemaOfANewFile)
+        XCTAssertEqual(try SQLiteDatabase(path: path).strings("SELECT identifier FROM grdb_migrations ORDER BY rowid"),
+                       Self.allMigrations)
+        XCTAssertEqual(try SQLiteDatabase(path: path).strings("PRAGMA journal_mode"), ["wal"])
+    }
+
+    /// A file of the last release on GRDB (all seven migrations recorded by GRDB's migrator)
+    /// runs none of them again, keeps its rows and its schema.
+    func testAFileOfTheLastReleaseOnGRDBRunsNoMigration() throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = directory + "/state.sqlite3"
+        do {
+            let file = try SQLiteDatabase(path: path)
+            // The statements of the schema above (some span lines); autoindexes come with their tables.
+            let statements = Self.schemaOfANewFile.components(separatedBy: "\n")
+                .reduce(into: [String]()) { statements, line in
+                    if line.hasPrefix("table ") || line.hasPrefix("index ") {
+                        statements.append(line.split(separator: " ", maxSplits: 2).last.map(String.init) ?? "")
+                    } else {
+                        statements[statements.count - 1] += "\n" + line
+                    }
+                }
+                .filter { $0 != "-" && !$0.contains("sqlite_sequence") }
+            for statement in statements { try file.execute(statement) }
+            for migration in Self.allMigrations { try file.execute("INSERT INTO grdb_migrations VALUES (?)", [migration]) }
+            try file.execute("""
+                INSERT INTO history (id, app, summary, body, level, decision, received, fate) VALUES
+                    (7, 'Mail', 'kept', '', 'active', 'delivered', 1800000000, NULL);
+                INSERT INTO app_mute VALUES ('mail', 'Mail', 1900000000);
+                """)
+        }
+        let store = try Store(directory: directory)
+        XCTAssertEqual(try store.history(limit: 10).map(\.summary), ["kept"])
+        XCTAssertEqual(try store.mutes().mutedUntil("Mail", at: Date(timeIntervalSince1970: 1_800_000_000)),
+                       Date(timeIntervalSince1970: 1_900_000_000))
+        XCTAssertEqual(try Self.schema(store.database).replacingOccurrences(of: "table sqlite_sequence CREATE TABLE sqlite_sequence(name,seq)\n", with: ""),
+                       Self.schemaOfANewFile.replacingOccurrences(of: "table sqlite_sequence CREATE TABLE sqlite_sequence(name,seq)\n", with: ""))
+        XCTAssertEqual(try store.database.strings("SELECT identifier FROM grdb_migrations ORDER BY rowid"), Self.allMigrations,
+                       "no migration ran again")
     }
 
     func testSettingsSurviveReopening() throws {
