@@ -1,3 +1,6 @@
+// Only the test targets use this; `swift build -c release` (make release, bench, install) builds
+// every target, and XCTest is there for tests only: without it the file is empty.
+#if canImport(XCTest)
 import Foundation
 import XCTest
 
@@ -61,3 +64,4 @@ extension XCTestCase {
         return ExitTest.Outcome(status: process.terminationStatus, reason: process.terminationReason, output: output)
     }
 }
+#endif
