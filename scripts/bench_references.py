@@ -70,6 +70,20 @@ def scheduled(pid):
     return total
 
 
+def smaps(pid):
+    """Resident MiB per mapping: the binary's own file, each shared library, anonymous memory."""
+    sizes, current = {}, "anon"
+    with open(f"/proc/{pid}/smaps") as f:
+        for line in f:
+            first = line.split(maxsplit=5)
+            if "-" in first[0] and len(first) >= 5 and ":" not in first[0]:
+                path = first[5].strip() if len(first) > 5 else ""
+                current = os.path.basename(path) if path.startswith("/") else "anon (heap, stacks, mmap)"
+            elif first[0] == "Rss:":
+                sizes[current] = sizes.get(current, 0) + int(first[1]) / 1024
+    return dict(sorted(((k, round(v, 2)) for k, v in sizes.items() if v >= 0.05), key=lambda x: -x[1]))
+
+
 def parse_kv(line):
     parts = line.split()
     return parts[0], {k: float(v) for k, v in (p.split("=") for p in parts[1:])}
@@ -141,6 +155,7 @@ def run_one(args, name, make, a_addr, b_addr, work):
         r["name_owned_ms"] = (time.monotonic() - start) * 1000
         time.sleep(1.0)
         r["idle"] = proc_status(proc.pid)
+        r["idle_maps"] = smaps(proc.pid)
         lat = subprocess.run([client, "lat", a_addr, b_addr, str(args.n), "100", str(args.warm)],
                              check=True, capture_output=True, text=True, timeout=600).stdout
         r["latency"] = dict(parse_kv(line) for line in lat.splitlines() if line.strip())
@@ -149,6 +164,7 @@ def run_one(args, name, make, a_addr, b_addr, work):
         r["throughput"] = parse_kv(tput.strip())[1]
         time.sleep(1.0)
         r["after"] = proc_status(proc.pid)
+        r["after_maps"] = smaps(proc.pid)
         before = scheduled(proc.pid)
         time.sleep(args.idle_seconds)
         r["wakeups"] = scheduled(proc.pid) - before
@@ -205,16 +221,27 @@ def annotate(path, inclusive):
     return table
 
 
-GROUPS = [  # (group, regex over "file:function [object]"), first match wins
-    ("GVariant (GLib)", r"g_variant|gvariant"),
-    ("GDBus, GLib main loop, worker hand-offs (GIO/GLib/GObject)", r"libgio|libglib|libgobject|libgmodule"),
-    ("SQLite", r"sqlite3|libsqlite"),
-    ("Foundation, CoreFoundation, ICU", r"Foundation|\b_?_?CF|icu|ucol_|ubrk_|uloc_|u_str|\$s10Foundation|\$s20FoundationEssentials"),
-    ("Swift runtime and ARC", r"\bswift_|swift::|_swift_|\$ss.*(Retain|Release)"),
-    ("FocusBridge's own code", r"FocusBridge|focus_bridge|ArgumentParser|\$s16FocusBridge"),
-    ("Swift standard library", r"\$ss|\$sS"),
-    ("libc (malloc, memcpy, syscalls)", r"libc\.so|libc-|ld-linux|libm\.so|libpthread"),
+GROUPS = [  # (group, regex over the function's name, regex over its object file); first match wins
+    ("GVariant (GLib)", r"g_variant", None),
+    ("GDBus, GLib main loop, worker hand-offs (GIO/GLib/GObject)", None, r"libgio|libglib|libgobject|libgmodule"),
+    ("SQLite (C library)", r"sqlite3", r"libsqlite"),
+    ("GRDB (SQLite wrapper)", r"\$s4GRDB", None),
+    ("Foundation, CoreFoundation, ICU", r"Foundation|^_*CF|icu_|^u[a-z]*_|\$s10Foundation", r"libicu|libFoundation"),
+    ("Swift runtime and ARC (swift_*, metadata, conformance look-ups)", r"^swift_|swift::|^_swift|^\$ss.*Retain|^\$ss.*Release", None),
+    ("FocusBridge's own code", r"FocusBridge|focus_bridge", None),
+    ("Swift standard library (collections, strings, hashing)", r"^\$s[sS]", None),
+    ("libc (malloc, free, memcpy, syscalls), ld.so", None, r"libc\.so|ld-linux|libm\.so"),
 ]
+LINE = re.compile(r"^(?:.*?):(.*?)(?: \[(.*)\])?$")
+
+
+def group_of(key):
+    m = LINE.match(key)
+    function, obj = (m.group(1), m.group(2) or "") if m else (key, "")
+    for group, fpattern, opattern in GROUPS:
+        if (fpattern and re.search(fpattern, function)) or (opattern and re.search(opattern, obj)):
+            return group
+    return "other (unnamed code of the static binary, ArgumentParser, logging)"
 
 
 def demangle(names):
@@ -231,16 +258,32 @@ def profile(f1, f2, n1, n2, top):
     excl1, excl2 = annotate(f1, False), annotate(f2, False)
     groups = {}
     for key in set(excl1) | set(excl2):
+        if key.startswith("PROGRAM TOTALS"):
+            continue
         value = (excl2.get(key, 0) - excl1.get(key, 0)) / per
-        group = next((g for g, pattern in GROUPS if re.search(pattern, key)), "other")
+        group = group_of(key)
         groups[group] = groups.get(group, 0) + value
     incl1, incl2 = annotate(f1, True), annotate(f2, True)
     rows = sorted(((incl2.get(k, 0) - incl1.get(k, 0)) / per, k) for k in set(incl1) | set(incl2))
     rows.reverse()
-    rows = [(v, k) for v, k in rows if not re.search(r"^\?\?\?:0x|_start\b|__libc_start|clone3?\b|start_thread", k)][:top]
     names = demangle([k for _, k in rows])
-    return ({g: round(v) for g, v in sorted(groups.items(), key=lambda x: -x[1])},
-            [(round(v), name[:160]) for (v, _), name in zip(rows, names)])
+    rows = [(round(v), re.sub(r" \[/.*/([^/]+)\]$", r" [\1]", re.sub(r"^(\?\?\?|[./][^:]*):", "", name)))
+            for (v, _), name in zip(rows, names)]
+    # the main loop, start-up and closure/thunk wrappers hold everything: left out
+    wrapper = re.compile(r"^(PROGRAM TOTALS|partial apply|thunk|@objc closure|protocol witness|reabstraction|"
+                         r"specialized closure #1 in withBindings|closure #\d+ in static MainLoop|g_main_loop_run|"
+                         r"g_main_context_dispatch|\(below main\)|.*libc_start|focus_bridge_main|FocusBridgeCommand\.run|"
+                         r"Service\.run|static MainLoop\.run|start_thread|clone|0x[0-9a-f]+('\d+)? )")
+    top_rows = [(v, n) for v, n in rows if not wrapper.search(n)][:top]
+    named = [(v, n) for v, n in rows if re.search(NAMED, n)]
+    return ({g: round(v) for g, v in sorted(groups.items(), key=lambda x: -x[1])}, top_rows, named)
+
+
+# functions always listed (inclusive): what a Notify costs in FocusBridge's own steps
+NAMED = (r"^(KeptRequest\.stored\.getter|DuplicateTracker\.delivered|destroy for PolicyContext|Store\.commit|"
+         r"specialized static Store\.insertHistory|sqlite3_step|specialized static Policy\.decide|static Intake\.take|"
+         r"Forwarder\.pump|MethodCall\.reply|g_dbus_message_new_from_blob|g_dbus_message_to_blob|"
+         r"GroupCommit\.write|Bridge\.accept)[ (]")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -281,6 +324,7 @@ def main():
     ap.add_argument("--only", default="", help="comma-separated proxies (sdbus,libdbus,gdbus,gdbus+sqlite,focus-bridge)")
     ap.add_argument("--output", default=os.path.join(ROOT, "bench", "references.json"))
     ap.add_argument("--top", type=int, default=25)
+    ap.add_argument("--keep", action="store_true", help="keep the scratch folder (callgrind outputs, logs)")
     args = ap.parse_args()
 
     client = os.path.join(args.refs, "client")
@@ -330,7 +374,8 @@ def main():
                     log(f"callgrind {name:13s} {kind:6s} I({args.n1})={i1:,} I({args.n2})={i2:,} "
                         f"per round trip {callgrind[name][kind]:,.0f}")
                     if name == "focus-bridge" and kind == "notify":
-                        profiles["groups"], profiles["top_inclusive"] = profile(f1, f2, args.n1, args.n2, args.top)
+                        profiles["groups"], profiles["top_inclusive"], profiles["named"] = \
+                            profile(f1, f2, args.n1, args.n2, args.top)
     finally:
         nulld.send_signal(signal.SIGTERM)
         nulld.wait()
@@ -339,7 +384,10 @@ def main():
                 os.kill(pid, signal.SIGTERM)
             except ProcessLookupError:
                 pass
-        shutil.rmtree(args.scratch, ignore_errors=True)
+        if args.keep:
+            log(f"kept {args.scratch}")
+        else:
+            shutil.rmtree(args.scratch, ignore_errors=True)
 
     report(args, names, table, results, callgrind, profiles)
     return 0
@@ -437,10 +485,20 @@ def report(args, names, table, results, callgrind, profiles):
         print("| group | instructions / Notify |\n|---|---|")
         for g, value in profiles["groups"].items():
             print(f"| {g} | {value / 1000:,.1f}k |")
-        print(f"\nTop inclusive functions per Notify round trip:\n\n```")
+        print(f"\nTop inclusive functions per Notify round trip (main loop and closure wrappers left out):\n\n```")
         for value, name in profiles["top_inclusive"]:
-            print(f"{value:>10,}  {name}")
+            print(f"{value:>10,}  {name[:150]}")
+        print("```\n\nFocusBridge's steps and GDBus's message work, inclusive, per Notify round trip:\n\n```")
+        for value, name in profiles["named"]:
+            print(f"{value:>10,}  {name[:150]}")
         print("```")
+    if fb:
+        for when in ("idle", "after"):
+            maps = [r[f"{when}_maps"] for r in by["focus-bridge"] if f"{when}_maps" in r]
+            if maps:
+                keys = sorted(maps[0], key=lambda k: -maps[0][k])[:8]
+                print(f"\nfocus-bridge resident memory by mapping, {'idle' if when == 'idle' else 'after 8 × 1,000'} "
+                      f"(MiB, round 1): " + ", ".join(f"{k} {maps[0][k]:.1f}" for k in keys))
     os.makedirs(os.path.dirname(args.output) or ".", exist_ok=True)
     with open(args.output, "w") as f:
         json.dump({"args": {k: v for k, v in vars(args).items() if k != "scratch"}, "rounds": results,
