@@ -20,9 +20,18 @@ struct Bench {
         // One app per throughput client, so that History (at most 1000 rows per call) can count
         // each client's notifications.
         let heldApps = (0..<Self.throughputClients).map { "[apps.bench-held-\($0)]\ndelivery = \"summary\"\n" }
+        // An app's "summary" holds only when the summary has times (without, it delivers at
+        // once): one twelve hours from now, so that none comes during the run.
+        var now = time(nil)
+        var local = tm()
+        localtime_r(&now, &local)
+        let summaryTime = String(format: "%02d:%02d", (local.tm_hour + 12) % 24, local.tm_min)
         try ("""
         [general]
         rate-limit = 0          # measure the bridge, not its flood control
+
+        [summary]
+        times = ["\(summaryTime)"]
 
         """ + heldApps.joined()).write(toFile: config, atomically: true, encoding: .utf8)
 
@@ -78,6 +87,7 @@ struct Bench {
         let daemon = Client(bus: try BusConnection.connect(address: daemonAddress), destination: "org.freedesktop.Notifications")
         let summarised = try client.bus.callSync(ControlNames.busName, ControlNames.path,
                                                  ControlNames.interface, "DeliverSummary", replyType: "(u)").child(0).uint32 ?? 0
+        verdict("the \(options.held) held were held for the summary", Int(summarised) >= options.held)
         settle(client)
         _ = daemon.sequential(1, method: "InvokeOnLastDigest", arguments: { .tuple([.string("show-all")]) }, replyType: nil)
         let target = counts(before)["delivered"]! + Int(summarised) + 1
