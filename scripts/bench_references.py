@@ -92,8 +92,8 @@ def parse_kv(line):
 class Proxies:
     """name -> (label, function(workdir) -> (argv, env))"""
 
-    def __init__(self, refs, bridge, b_addr):
-        self.refs, self.bridge, self.b = refs, bridge, b_addr
+    def __init__(self, refs, bridge, b_addr, others=()):
+        self.refs, self.bridge, self.b, self.others = refs, bridge, b_addr, list(others)
 
     def table(self):
         t = {}
@@ -111,6 +111,8 @@ class Proxies:
                                  lambda w: ([os.path.join(self.refs, "proxy-gdbus-sqlite"), self.b,
                                              os.path.join(w, "history.sqlite3"), "normal", "batch"], {}))
         t["focus-bridge"] = ("**focus-bridge**", self.focus_bridge)
+        for label, path in self.others:
+            t[f"focus-bridge@{label}"] = (f"focus-bridge at {label}", lambda w, path=path: self.focus_bridge(w, path))
         return t
 
     def focus_bridge(self, w, binary=None):
@@ -171,7 +173,7 @@ def run_one(args, name, make, a_addr, b_addr, work):
     finally:
         stop(proc)
         out.close()
-    if name == "focus-bridge":
+    if name.startswith("focus-bridge"):
         r["history_rows"] = history_rows(work)
         r["notify_sent"] = args.warm + args.n + args.clients * args.per_client
     return r
@@ -324,6 +326,8 @@ def main():
     ap.add_argument("--only", default="", help="comma-separated proxies (sdbus,libdbus,gdbus,gdbus+sqlite,focus-bridge)")
     ap.add_argument("--output", default=os.path.join(ROOT, "bench", "references.json"))
     ap.add_argument("--top", type=int, default=25)
+    ap.add_argument("--also", action="append", default=[], metavar="LABEL=PATH",
+                    help="another focus-bridge binary measured in the same run (e.g. an earlier commit's)")
     ap.add_argument("--keep", action="store_true", help="keep the scratch folder (callgrind outputs, logs)")
     args = ap.parse_args()
 
@@ -339,7 +343,7 @@ def main():
     results, callgrind, profiles = [], {}, {}
     try:
         time.sleep(0.3)
-        proxies = Proxies(args.refs, args.bridge, b_addr)
+        proxies = Proxies(args.refs, args.bridge, b_addr, (a.split("=", 1) for a in args.also))
         table = proxies.table()
         names = [n for n in table if not args.only or n in args.only.split(",")]
         for r in range(args.rounds):
@@ -366,6 +370,11 @@ def main():
             makers = {n: table[n][1] for n in names}
             if "focus-bridge" in makers:
                 makers["focus-bridge"] = lambda w: proxies.focus_bridge(w, nodebug)
+            for label, path in proxies.others:
+                if f"focus-bridge@{label}" in makers:
+                    copy = os.path.join(args.scratch, f"focus-bridge-{label}-nodebug")
+                    subprocess.run(["objcopy", "--strip-debug", path, copy], check=True)
+                    makers[f"focus-bridge@{label}"] = lambda w, copy=copy: proxies.focus_bridge(w, copy)
             for name in names:
                 for kind in ("ping", "notify"):
                     try:
