@@ -227,10 +227,13 @@ GROUPS = [  # (group, regex over the function's name, regex over its object file
     ("GVariant (GLib)", r"g_variant", None),
     ("GDBus, GLib main loop, worker hand-offs (GIO/GLib/GObject)", None, r"libgio|libglib|libgobject|libgmodule"),
     ("SQLite (C library)", r"sqlite3", r"libsqlite"),
-    ("GRDB (SQLite wrapper)", r"\$s4GRDB", None),
-    ("Foundation, CoreFoundation, ICU", r"Foundation|^_*CF|icu_|^u[a-z]*_|\$s10Foundation", r"libicu|libFoundation"),
-    ("Swift runtime and ARC (swift_*, metadata, conformance look-ups)", r"^swift_|swift::|^_swift|^\$ss.*Retain|^\$ss.*Release", None),
-    ("FocusBridge's own code", r"FocusBridge|focus_bridge", None),
+    ("GRDB (SQLite wrapper)", r"^\$s4GRDB", None),
+    # by the module a Swift symbol belongs to: a specialisation of the standard library's
+    # Dictionary for FocusBridge's types is the standard library's
+    ("Foundation, CoreFoundation, ICU", r"^\$s(10Foundation|20FoundationEssentials|31FoundationInternationalization)|"
+     r"^_*CF|icu_|^u[a-z]*_[a-zA-Z]+_\d", r"libicu|libFoundation"),
+    ("Swift runtime and ARC (swift_*, metadata, conformance look-ups)", r"^swift_|swift::|^_swift", None),
+    ("FocusBridge's own code", r"^\$s\d+FocusBridge|^focus_bridge", None),
     ("Swift standard library (collections, strings, hashing)", r"^\$s[sS]", None),
     ("libc (malloc, free, memcpy, syscalls), ld.so", None, r"libc\.so|ld-linux|libm\.so"),
 ]
@@ -336,6 +339,7 @@ def main():
         print(f"References: skipped (no reference client and null daemon in {args.refs}: "
               "scripts/bench-references.sh needs ../shared/perf-floor/src, a C compiler and libsystemd-dev).")
         return 0
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # the clean-up below runs on SIGTERM too
     args.scratch = tempfile.mkdtemp(prefix="focus-bench-refs-")
     a_addr, a_pid = start_bus(args.bus_config)
     b_addr, b_pid = start_bus(args.bus_config)
@@ -345,7 +349,7 @@ def main():
         time.sleep(0.3)
         proxies = Proxies(args.refs, args.bridge, b_addr, (a.split("=", 1) for a in args.also))
         table = proxies.table()
-        names = [n for n in table if not args.only or n in args.only.split(",")]
+        names = [n for n in table if not args.only or n in args.only.split(",") or n.startswith("focus-bridge@")]
         for r in range(args.rounds):
             order = names[r % len(names):] + names[:r % len(names)]
             for name in order:
