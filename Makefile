@@ -17,7 +17,7 @@
 #   make fuzz       build the libFuzzer targets (Fuzz/) and run each FUZZ_SECONDS
 #   make fuzz-replay  build them (debug) and run them over the committed seeds and
 #                   reproducers only, as make test does
-#   make bench      build optimised, then measure the bridge against the bare bus
+#   make bench      (~15 min) build optimised, then measure the bridge against the bare bus
 #                   and against dunst used directly (bench/results.json), then against
 #                   the reference proxies of ../shared/perf-floor built in .build-bench
 #                   (bench/references.json); prints the tables (BENCH_ARGS='--samples
