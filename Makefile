@@ -17,9 +17,11 @@
 #   make fuzz       build the libFuzzer targets (Fuzz/) and run each FUZZ_SECONDS
 #   make fuzz-replay  build them (debug) and run them over the committed seeds and
 #                   reproducers only, as make test does
-#   make bench      build optimised, then measure the bridge against the bare bus
-#                   and against dunst used directly; prints a table and writes
-#                   bench/results.json (BENCH_ARGS='--samples 500' for a short run)
+#   make bench      (~15 min) build optimised, then measure the bridge against the bare bus
+#                   and against dunst used directly (bench/results.json), then against
+#                   the reference proxies of ../shared/perf-floor built in .build-bench
+#                   (bench/references.json); prints the tables (BENCH_ARGS='--samples
+#                   500', BENCH_REF_ARGS='--rounds 1 --no-callgrind' for a short run)
 #
 # Install variables (see README.md, "Installed files"):
 #   PREFIX      default ~/.local; a PREFIX under $HOME is a per-user install
@@ -65,7 +67,7 @@ help:
 	@echo 'make uninstall      remove exactly what make install installed (same PREFIX)'
 	@echo 'make deps           install the missing Debian packages the tests need'
 	@echo 'make deps-run       install only those building and make run need'
-	@echo 'make bench          measure the bridge against the bare bus and dunst (bench/results.json)'
+	@echo 'make bench          measure the bridge against the bare bus, dunst and the reference proxies (bench/)'
 	@echo 'make test-sanitize  the tests again under AddressSanitizer, then ThreadSanitizer'
 	@echo 'make fuzz           the libFuzzer targets, FUZZ_SECONDS each'
 	@echo 'make fuzz-replay    build the fuzz targets (debug), run them over their committed inputs only'
@@ -134,8 +136,19 @@ release:
 	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(SCRATCH_PATH)
 
 BENCH_ARGS ?=
-bench: deps release
+# Arguments of scripts/bench_references.py (e.g. '--rounds 1 --no-callgrind' for a short run).
+BENCH_REF_ARGS ?=
+# The reference proxies of ../shared/perf-floor/src are built here (git-ignored).
+BENCH_REFS ?= .build-bench/refs
+# Only the two products it runs: `swift build -c release` of every target also builds the test
+# support target, which needs XCTest.
+bench:
+	@bash scripts/install-deps.sh --bench
+	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(SCRATCH_PATH) --product focus-bridge
+	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(SCRATCH_PATH) --product focus-bench
 	$(SCRATCH_PATH)/release/focus-bench run --bridge $(SCRATCH_PATH)/release/focus-bridge $(BENCH_ARGS)
+	@bash scripts/bench-references.sh $(BENCH_REFS) >/dev/null
+	$(PYTHON) scripts/bench_references.py --refs $(BENCH_REFS) --bridge $(SCRATCH_PATH)/release/focus-bridge $(BENCH_REF_ARGS)
 
 # The install script reads its folders from these variables (all optional).
 INSTALL_ENV = PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)' STRIP='$(STRIP)' \

@@ -4,6 +4,7 @@
 #
 #   install-deps.sh         everything `make test` needs (daemons, desktops, tools)
 #   install-deps.sh --run   only what building and `make run` need
+#   install-deps.sh --bench what `make bench` needs
 #
 # Runs apt-get update once, and only when something has to be installed.
 # Non-interactive. As root (CI) it calls apt-get directly; otherwise through
@@ -99,8 +100,18 @@ run_packages=(
     libglib2.0-bin dbus-daemon dbus-bin       # gdbus, the private bus of `make run`
     libnotify-bin                             # notify-send, to send it something
 )
+# `make bench`: building and running, dunst on Xvfb, and the reference proxies built from
+# ../shared/perf-floor/src (sd-bus, libdbus) measured under valgrind's callgrind.
+bench_packages=(
+    "${run_packages[@]}"
+    dunst xvfb                                # focus-bench: through the bridge against dunst
+    gcc libc6-dev libsystemd-dev libdbus-1-dev  # scripts/bench-references.sh
+    valgrind binutils                         # instructions per Notify (callgrind, objcopy)
+)
 if [ "${1:-}" = "--run" ]; then
     packages=("${run_packages[@]}")
+elif [ "${1:-}" = "--bench" ]; then
+    packages=("${bench_packages[@]}")
 fi
 
 missing=()

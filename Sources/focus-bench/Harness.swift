@@ -44,10 +44,11 @@ enum Harness {
         }
     }
 
-    /// Resident memory of a process, in MiB.
-    static func residentMiB(_ pid: Int32) -> Double {
+    /// Resident memory of a process, in MiB (`field`: `VmRSS`, or `RssAnon` for its own memory
+    /// without the file-backed pages of the binary and libraries).
+    static func residentMiB(_ pid: Int32, field: String = "VmRSS") -> Double {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
               let kib = Double(line.split(separator: " ").dropFirst().first { !$0.isEmpty } ?? "") else { return .nan }
         return kib / 1024
     }
