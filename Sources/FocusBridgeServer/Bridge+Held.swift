@@ -62,8 +62,8 @@ extension Bridge {
                                             summary: title, body: body, actions: actions)
         let request = NotificationRequest(appName: Self.ownAppName, summary: title, body: body, actions: actions)
         let app = AppIdentity(key: Self.ownAppName, source: .appName)
-        deliver(id, arguments, request, Policy.present(request, app: app, context: policyContext()),
-                holders: [ownCaller], processID: UInt32(getpid()), counts: true)
+        let shown = Policy.present(request, app: app, context: policyContext())
+        deliver(id, arguments, request, shown, holders: [ownCaller], processID: UInt32(getpid()), counts: true)
     }
 
     /// The person chose an action on one of the bridge's own notifications.
@@ -81,7 +81,6 @@ extension Bridge {
     /// Moves replays into the forward queue while it has room; each stays held until then.
     func feedReplays() {
         guard held.replayWaits else { return }
-        let context = policyContext()
         var released: [UInt32] = []
         while queuedCount < Self.replayQueueRoom, let (item, arguments, cause) = held.nextReplay() {
             released.append(item.id)
@@ -93,9 +92,11 @@ extension Bridge {
             }
             let request = arguments.request
             let app = AppIdentity(key: item.app, source: .appName)
-            deliver(item.id, arguments, request, Policy.present(request, app: app, context: context),
-                    holders: item.holders, processID: item.processID,
-                    counts: Policy.replayCounts(request, app: app, context: context))
+            // A context per item, gone before `deliver` changes what it copied (see `take`).
+            let (shown, counts) = { (context: PolicyContext) in
+                (Policy.present(request, app: app, context: context), Policy.replayCounts(request, app: app, context: context))
+            }(policyContext())
+            deliver(item.id, arguments, request, shown, holders: item.holders, processID: item.processID, counts: counts)
         }
         held.replayDrained()
         held.release(released)
