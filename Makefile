@@ -67,7 +67,7 @@ help:
 	@echo 'make uninstall      remove exactly what make install installed (same PREFIX)'
 	@echo 'make deps           install the missing Debian packages the tests need'
 	@echo 'make deps-run       install only those building and make run need'
-	@echo 'make bench          measure the bridge against the bare bus, dunst and the reference proxies (bench/)'
+	@echo 'make bench          measure the bridge against the bare bus, dunst and references (bench/)'
 	@echo 'make test-sanitize  the tests again under AddressSanitizer, then ThreadSanitizer'
 	@echo 'make fuzz           the libFuzzer targets, FUZZ_SECONDS each'
 	@echo 'make fuzz-replay    build the fuzz targets (debug), run them over their committed inputs only'
