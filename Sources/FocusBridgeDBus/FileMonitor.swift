@@ -2,9 +2,7 @@ import CGLib
 
 /// Watches one file (through its folder, by inotify) and calls back when it was written,
 /// replaced, created or removed — editors often save by renaming a new file over the old one.
-public final class FileMonitor {
-    private let monitor: UnsafeMutablePointer<GFileMonitor>
-
+public final class FileMonitor: GIOMonitor {
     /// Nil when the file's folder does not exist (GIO would fall back to polling, which wakes
     /// the process periodically; FocusBridge never polls). The path may name a folder: then its
     /// appearing, changing and going away are reported.
@@ -20,24 +18,14 @@ public final class FileMonitor {
         let file = g_file_new_for_path(path)!
         defer { g_object_unref(UnsafeMutableRawPointer(file)) }
         guard let monitor = g_file_monitor_file(file, G_FILE_MONITOR_WATCH_MOVES, nil, nil) else { return nil }
-        self.monitor = monitor
-        typealias Handler = () -> Void
-        let callback: @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?, GFileMonitorEvent, UnsafeMutableRawPointer?) -> Void = { _, _, _, event, data in
+        super.init(monitor) { event, _, _ in
             switch event {
             case G_FILE_MONITOR_EVENT_CHANGES_DONE_HINT, G_FILE_MONITOR_EVENT_CREATED, G_FILE_MONITOR_EVENT_DELETED,
                  G_FILE_MONITOR_EVENT_MOVED_IN, G_FILE_MONITOR_EVENT_MOVED_OUT, G_FILE_MONITOR_EVENT_RENAMED:
-                CallbackBox<Handler>.borrow(data)()
+                changed()
             default:
                 break
             }
         }
-        g_signal_connect_data(UnsafeMutableRawPointer(monitor), "changed", unsafeBitCast(callback, to: GCallback.self),
-                              CallbackBox<Handler>(changed).retainedPointer(),
-                              { data, _ in CallbackBox<Handler>.release(data) }, GConnectFlags(rawValue: 0))
-    }
-
-    deinit {
-        g_file_monitor_cancel(monitor)
-        g_object_unref(UnsafeMutableRawPointer(monitor))
     }
 }
