@@ -70,7 +70,7 @@ public enum SettingOrigin: Equatable, Sendable {
     /// `[apps."KEY"]` in the configuration file, at this line.
     case config(line: Int)
     /// Chosen at run time, at this moment.
-    case choice(made: Date)
+    case choice(made: Instant)
 }
 
 /// Every app's choices, by app key (without regard to case), with when each was made; and the
@@ -79,9 +79,9 @@ public struct AppChoices: Equatable, Sendable {
     public struct Entry: Equatable, Sendable {
         public var app: String
         public var choice: AppChoice
-        public var made: Date
+        public var made: Instant
 
-        public init(app: String, choice: AppChoice, made: Date) {
+        public init(app: String, choice: AppChoice, made: Instant) {
             self.app = app
             self.choice = choice
             self.made = made

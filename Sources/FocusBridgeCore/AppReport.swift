@@ -61,7 +61,7 @@ public struct AppReport: Codable, Equatable, Sendable {
     /// Every app seen in `counts` (history), in the configuration's `[apps]`, with a choice or a
     /// mute, sorted by name without regard to case.
     public static func all(counts: [(app: String, level: String, decision: String, count: Int)], policy: PolicySettings,
-                           configPath: String, choices: AppChoices, mutes: MuteList, now: Date) -> [AppReport] {
+                           configPath: String, choices: AppChoices, mutes: MuteList, now: Instant) -> [AppReport] {
         var names: [String: String] = [:]
         func see(_ app: String) { if names[app.lowercased()] == nil { names[app.lowercased()] = app } }
         counts.forEach { see($0.app) }

@@ -2,11 +2,11 @@ import Foundation
 
 /// The time, injected so that decisions can be tested at any moment.
 public protocol Clock: Sendable {
-    var now: Date { get }
+    var now: Instant { get }
 }
 
 /// The real wall clock.
 public struct SystemClock: Clock {
     public init() {}
-    public var now: Date { Date() }
+    public var now: Instant { Instant() }
 }

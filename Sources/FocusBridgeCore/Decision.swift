@@ -30,7 +30,7 @@ public struct Shown: Equatable, Sendable {
 /// The live state a decision depends on besides the notification itself.
 public struct PolicyContext: Sendable {
     public var settings: PolicySettings
-    public var now: Date
+    public var now: Instant
     public var silent: Bool
     public var screenLocked: Bool
     /// The daemon's capabilities.
@@ -51,7 +51,7 @@ public struct PolicyContext: Sendable {
     /// The apps muted now.
     public var mutes: MuteList
 
-    public init(settings: PolicySettings = PolicySettings(), now: Date = Date(), silent: Bool = false,
+    public init(settings: PolicySettings = PolicySettings(), now: Instant = Instant(), silent: Bool = false,
                 screenLocked: Bool = false, capabilities: [String] = ["actions", "body"],
                 activeFocus: FocusProfile? = nil, recent: DuplicateTracker = DuplicateTracker(),
                 flood: FloodGate = FloodGate(limit: 0), daemonButtonLimit: Int? = nil,
@@ -165,7 +165,7 @@ public enum Policy {
         guard notification.replacesID == 0 else { return false }
         if context.settings.rule(forApp: app.key).delivery == .off { return true }
         return context.recent.original(appKey: app.key, summary: notification.summary, body: notification.body,
-                                       now: context.now, window: TimeInterval(context.settings.general.coalesceSeconds)) == nil
+                                       now: context.now, window: Double(context.settings.general.coalesceSeconds)) == nil
     }
 
     /// The delivery rules of §3, in order: off, duplicate, summary, Focus, deliver.
@@ -189,7 +189,7 @@ public enum Policy {
                          + "`marketing = true` in its [apps] table, or `focusctl app \(app.key) marketing on`)")
             return .dropped
         }
-        let window = TimeInterval(context.settings.general.coalesceSeconds)
+        let window = Double(context.settings.general.coalesceSeconds)
         if let original = context.recent.original(appKey: app.key, summary: notification.summary, body: notification.body,
                                                   now: context.now, window: window) {
             replaces = original

@@ -17,7 +17,7 @@ public struct DuplicateTracker: Sendable {
         }
     }
 
-    private var recent: [Key: (id: UInt32, at: Date)] = [:]
+    private var recent: [Key: (id: UInt32, at: Instant)] = [:]
     private var keys: [UInt32: Key] = [:]
     /// How many are remembered at most; the oldest are forgotten first.
     public let capacity: Int
@@ -25,12 +25,12 @@ public struct DuplicateTracker: Sendable {
     public init(capacity: Int = 4096) { self.capacity = capacity }
 
     /// The open notification this one repeats, if it was delivered less than `window` ago.
-    public func original(appKey: String, summary: String, body: String, now: Date, window: TimeInterval) -> UInt32? {
+    public func original(appKey: String, summary: String, body: String, now: Instant, window: Double) -> UInt32? {
         guard window > 0, let hit = recent[Key(app: appKey, summary: summary, body: body)] else { return nil }
         return now.timeIntervalSince(hit.at) < window ? hit.id : nil
     }
 
-    public mutating func delivered(_ id: UInt32, appKey: String, summary: String, body: String, at date: Date) {
+    public mutating func delivered(_ id: UInt32, appKey: String, summary: String, body: String, at date: Instant) {
         closed(id)
         let key = Key(app: appKey, summary: summary, body: body)
         if let old = recent[key] { keys[old.id] = nil }

@@ -4,9 +4,9 @@ import Foundation
 public enum DurationText {
     /// `90m`, `1h30m`, `2h`, `45s`, `1d`: seconds; nil when not of that form, zero or not finite
     /// (its length is checked against `TimeBounds.longestDuration` by the caller, which says so).
-    public static func seconds(_ text: String) -> TimeInterval? {
-        let units: [Character: TimeInterval] = ["d": 86_400, "h": 3_600, "m": 60, "s": 1]
-        var total: TimeInterval = 0
+    public static func seconds(_ text: String) -> Double? {
+        let units: [Character: Double] = ["d": 86_400, "h": 3_600, "m": 60, "s": 1]
+        var total: Double = 0
         var number = ""
         for character in text.lowercased() {
             if character.isASCII && character.isNumber {
@@ -23,7 +23,7 @@ public enum DurationText {
     }
 
     /// The next `HH:MM` local time after `now` (today, or tomorrow when it has passed).
-    public static func nextTime(_ text: String, after now: Date, timeZone: TimeZone) -> Date? {
+    public static func nextTime(_ text: String, after now: Instant, timeZone: TimeZone) -> Instant? {
         guard let time = TimeOfDay(text) else { return nil }
         let clock = WallClock(timeZone: timeZone)
         let today = clock.day(of: now)

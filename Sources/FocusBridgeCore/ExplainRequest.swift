@@ -61,21 +61,21 @@ public struct ExplainRequest: Codable, Equatable, Sendable {
     }
 
     /// The moment to decide at, from `at` and the time zone; `now` when none was given.
-    public func moment(now: Date, timeZone: TimeZone) throws(Invalid) -> Date {
+    public func moment(now: Instant, timeZone: TimeZone) throws(Invalid) -> Instant {
         guard let at else { return now }
         if let time = TimeOfDay(at) {
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = timeZone
-            var parts = calendar.dateComponents([.year, .month, .day], from: now)
+            var parts = calendar.dateComponents([.year, .month, .day], from: now.date)
             parts.hour = time.hour
             parts.minute = time.minute
-            if let date = calendar.date(from: parts) { return date }
+            if let date = calendar.date(from: parts) { return Instant(date) }
         }
         let formatter = ISO8601DateFormatter()
         for options: ISO8601DateFormatter.Options in [[.withInternetDateTime], [.withFullDate, .withTime, .withColonSeparatorInTime]] {
             formatter.formatOptions = options
             formatter.timeZone = timeZone
-            if let date = formatter.date(from: at) { return date }
+            if let date = formatter.date(from: at) { return Instant(date) }
         }
         throw Invalid(description: "--at takes HH:MM or an ISO 8601 date and time, not \"\(at)\".")
     }

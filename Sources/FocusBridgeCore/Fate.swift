@@ -27,15 +27,15 @@ public struct FateStep: Equatable, Sendable {
     /// The kind as stored; a kind this version does not know (from a newer one) is kept and shown
     /// as it is written.
     public var kind: String
-    public var at: Date
+    public var at: Instant
     public var number: UInt32?
     public var detail: String?
 
-    public init(_ kind: Kind, at: Date, number: UInt32? = nil, detail: String? = nil) {
+    public init(_ kind: Kind, at: Instant, number: UInt32? = nil, detail: String? = nil) {
         self.init(kind: kind.rawValue, at: at, number: number, detail: detail)
     }
 
-    public init(kind: String, at: Date, number: UInt32? = nil, detail: String? = nil) {
+    public init(kind: String, at: Instant, number: UInt32? = nil, detail: String? = nil) {
         self.kind = KeptText.cut(kind, maxBytes: 32)
         self.at = at
         self.number = number
@@ -78,7 +78,7 @@ public enum Fate {
         let steps = text.split(separator: "\n", omittingEmptySubsequences: true).compactMap { line -> FateStep? in
             let fields = line.split(separator: "\t", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
             guard fields.count == 4, !fields[0].isEmpty, let seconds = Double(fields[1]), seconds.isFinite else { return nil }
-            return FateStep(kind: fields[0], at: Date(timeIntervalSince1970: seconds), number: UInt32(fields[2]),
+            return FateStep(kind: fields[0], at: Instant(timeIntervalSince1970: seconds), number: UInt32(fields[2]),
                             detail: fields[3].isEmpty ? nil : fields[3])
         }
         return Array(steps.prefix(maxSteps))
@@ -103,7 +103,7 @@ public enum Fate {
     }
 
     /// One step in words; `time` writes a moment (the daemon and focusctl use local time).
-    public static func words(_ step: FateStep, time: (Date) -> String) -> String {
+    public static func words(_ step: FateStep, time: (Instant) -> String) -> String {
         let number = step.number.map(String.init) ?? "?"
         switch FateStep.Kind(rawValue: step.kind) {
         case .inDigest: return "in digest \(number) at \(time(step.at))"
@@ -119,8 +119,8 @@ public enum Fate {
     /// The whole fate in one line: the decision, each step (a daemon-quiet step qualifies the
     /// one before it: `delivered (dunst paused)`), and the end when there was one, in the order
     /// they happened (`closed`: when it ended; a copy shown after the end comes after it).
-    public static func line(decision: DeliveryOutcome, steps: [FateStep], closeReason: UInt32?, closed: Date? = nil,
-                            own: Bool = false, time: (Date) -> String) -> String {
+    public static func line(decision: DeliveryOutcome, steps: [FateStep], closeReason: UInt32?, closed: Instant? = nil,
+                            own: Bool = false, time: (Instant) -> String) -> String {
         var parts = [decision.rawValue]
         var ended = decision == .dropped || closeReason == nil
         for step in steps {
@@ -141,7 +141,7 @@ public enum Fate {
     }
 
     /// `HH:MM` in the process's time zone (the daemon's answer; focusctl writes its own).
-    public static func localTime(_ date: Date) -> String {
+    public static func localTime(_ date: Instant) -> String {
         // A stored time is not trusted: one no calendar can say is written as "?", never trapped on.
         let raw = date.timeIntervalSince1970
         guard raw.isFinite, abs(raw) < 253_402_300_800 else { return "?" }

@@ -19,7 +19,7 @@ public struct FateStepReport: Codable, Equatable, Sendable {
     }
 
     public var fateStep: FateStep {
-        FateStep(kind: step, at: Timestamp.parse(at) ?? Date(timeIntervalSince1970: 0), number: number, detail: detail)
+        FateStep(kind: step, at: Timestamp.parse(at) ?? Instant(timeIntervalSince1970: 0), number: number, detail: detail)
     }
 
     public func encode(to encoder: Encoder) throws {

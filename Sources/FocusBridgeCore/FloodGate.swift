@@ -5,8 +5,8 @@ import Foundation
 /// are collapsed into one "N more from App" notification.
 public struct FloodGate: Sendable {
     public let limit: Int
-    public let window: TimeInterval
-    private var recent: [String: [Date]] = [:]
+    public let window: Double
+    private var recent: [String: [Instant]] = [:]
     /// How many apps are counted at most (app keys come from outside).
     public static let maxApps = 1024
 
@@ -14,19 +14,19 @@ public struct FloodGate: Sendable {
     public var countedApps: Int { recent.count }
 
     /// `limit` 0 turns flood control off.
-    public init(limit: Int = 20, window: TimeInterval = 10) {
+    public init(limit: Int = 20, window: Double = 10) {
         self.limit = limit
         self.window = window
     }
 
     /// Whether one more notification of `appKey` at `now` would exceed the limit.
-    public func isFlooding(_ appKey: String, at now: Date) -> Bool {
+    public func isFlooding(_ appKey: String, at now: Instant) -> Bool {
         guard limit > 0, let times = recent[KeptText.appKey(appKey).lowercased()] else { return false }
         return times.count >= limit && now.timeIntervalSince(times[times.count - limit]) < window
     }
 
     /// Counts a delivered notification.
-    public mutating func delivered(_ appKey: String, at now: Date) {
+    public mutating func delivered(_ appKey: String, at now: Instant) {
         guard limit > 0 else { return }
         let key = KeptText.appKey(appKey).lowercased()
         var times = recent[key, default: []]

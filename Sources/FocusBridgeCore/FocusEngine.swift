@@ -14,13 +14,13 @@ public struct FocusEngine: Sendable {
     /// One scheduled stretch of a Focus.
     public struct Interval: Equatable, Sendable {
         public let focus: String
-        public let start: Date
-        public let end: Date
+        public let start: Instant
+        public let end: Instant
     }
 
     /// The scheduled intervals that touch the days from `from` to `to` (an interval that started
     /// the evening before and crosses midnight included).
-    public func intervals(from: Date, to: Date) -> [Interval] {
+    public func intervals(from: Instant, to: Instant) -> [Interval] {
         var result: [Interval] = []
         var day = clock.day(clock.day(of: from), plus: -1)
         let last = clock.day(of: to)
@@ -41,7 +41,7 @@ public struct FocusEngine: Sendable {
 
     /// The Focus its schedule puts on at `now`: of several, the one that started last (then the
     /// first in the file). `until` runs to the end of back-to-back intervals of the same Focus.
-    public func scheduled(at now: Date) -> ActiveFocus? {
+    public func scheduled(at now: Instant) -> ActiveFocus? {
         let all = intervals(from: now, to: now.addingTimeInterval(8 * 86_400))
         let current = all.enumerated().filter { $0.element.start <= now && now < $0.element.end }
         guard let pick = current.max(by: { a, b in
@@ -60,7 +60,7 @@ public struct FocusEngine: Sendable {
     }
 
     /// The first start or end of any schedule after `date`, within eight days.
-    public func nextScheduleBoundary(after date: Date) -> Date? {
+    public func nextScheduleBoundary(after date: Instant) -> Instant? {
         intervals(from: date, to: date.addingTimeInterval(8 * 86_400))
             .flatMap { [$0.start, $0.end] }
             .filter { $0 > date }
@@ -69,7 +69,7 @@ public struct FocusEngine: Sendable {
 
     /// The Focus on at `now`, a manual change winning while it lasts; then a Focus the windows
     /// turn on (what the person does now); then the schedules.
-    public func active(at now: Date, manual: ManualFocus?, window: WindowTrigger.On?) -> ActiveFocus? {
+    public func active(at now: Instant, manual: ManualFocus?, window: WindowTrigger.On?) -> ActiveFocus? {
         if let manual, manual.isInEffect(at: now) { return active(at: now, manual: manual) }
         if let window, focuses.contains(where: { $0.name == window.focus }) {
             return ActiveFocus(name: window.focus, since: window.since, until: nil, source: .window, reason: window.reason)
@@ -78,7 +78,7 @@ public struct FocusEngine: Sendable {
     }
 
     /// The Focus on at `now`, a manual change winning while it lasts.
-    public func active(at now: Date, manual: ManualFocus?) -> ActiveFocus? {
+    public func active(at now: Instant, manual: ManualFocus?) -> ActiveFocus? {
         if let manual, manual.isInEffect(at: now) {
             switch manual.state {
             case .off:
@@ -94,14 +94,14 @@ public struct FocusEngine: Sendable {
 
     /// A manual change at `now`: it lasts for `duration`, until `until`, or else until the next
     /// boundary of the schedules (for good when there are none).
-    public func manualChange(_ state: ManualFocus.State, at now: Date, duration: TimeInterval? = nil,
-                             until: Date? = nil) -> ManualFocus {
+    public func manualChange(_ state: ManualFocus.State, at now: Instant, duration: Double? = nil,
+                             until: Instant? = nil) -> ManualFocus {
         let end = until ?? duration.map { now.addingTimeInterval($0) } ?? nextScheduleBoundary(after: now)
         return ManualFocus(state: state, since: now, until: end)
     }
 
     /// When the Focus state may next change by itself: a schedule boundary or the end of a manual change.
-    public func nextChange(after now: Date, manual: ManualFocus?) -> Date? {
+    public func nextChange(after now: Instant, manual: ManualFocus?) -> Instant? {
         let candidates = [nextScheduleBoundary(after: now), manual?.until].compactMap { $0 }.filter { $0 > now }
         return candidates.min()
     }
@@ -114,15 +114,15 @@ public struct ActiveFocus: Equatable, Sendable {
     public enum Source: String, Sendable { case manual, scheduled, shared, window }
 
     public var name: String
-    public var since: Date
-    public var until: Date?
+    public var since: Instant
+    public var until: Instant?
     public var source: Source
     /// Why it is on, for a Focus the windows turned on ("while VLC is fullscreen").
     public var reason: String?
     /// The device it was turned on at, when shared.
     public var device: String?
 
-    public init(name: String, since: Date, until: Date?, source: Source, reason: String? = nil, device: String? = nil) {
+    public init(name: String, since: Instant, until: Instant?, source: Source, reason: String? = nil, device: String? = nil) {
         self.name = name
         self.since = since
         self.until = until
@@ -140,20 +140,20 @@ public struct ManualFocus: Equatable, Codable, Sendable {
     }
 
     public var state: State
-    public var since: Date
+    public var since: Instant
     /// When the change stops winning over the schedules; nil: until changed again.
-    public var until: Date?
+    public var until: Instant?
     /// The device the change was made at, when it came from another one (`[share]`).
     public var device: String?
 
-    public init(state: State, since: Date, until: Date?, device: String? = nil) {
+    public init(state: State, since: Instant, until: Instant?, device: String? = nil) {
         self.state = state
         self.since = since
         self.until = until
         self.device = device
     }
 
-    public func isInEffect(at now: Date) -> Bool { until.map { now < $0 } ?? true }
+    public func isInEffect(at now: Instant) -> Bool { until.map { now < $0 } ?? true }
 
     /// Whether a value read back from the state file can be used: its times within
     /// `TimeBounds` and in order (a poisoned value is discarded, never acted on).

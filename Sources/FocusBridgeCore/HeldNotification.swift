@@ -27,7 +27,7 @@ public struct HeldNotification: Equatable, Sendable {
     public var level: InterruptionLevel
     /// `x-focus-relevance`, 0…1 (default 0).
     public var relevance: Double
-    public var received: Date
+    public var received: Instant
     /// The connections that hold its ID (it sent it or replaced it), oldest first: its signals
     /// and its one `NotificationClosed` go to each.
     public var holders: [Caller]
@@ -35,7 +35,7 @@ public struct HeldNotification: Equatable, Sendable {
     public var processID: UInt32?
 
     public init(id: UInt32, reason: Reason, app: String, summary: String, body: String, level: InterruptionLevel,
-                relevance: Double, received: Date, holders: [Caller], processID: UInt32?) {
+                relevance: Double, received: Instant, holders: [Caller], processID: UInt32?) {
         self.id = id
         self.reason = reason
         // What the digests and `focusctl summary` show is cut; the payload replayed is the original.

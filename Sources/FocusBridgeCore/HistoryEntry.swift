@@ -8,8 +8,8 @@ public struct HistoryEntry: Equatable, Sendable {
     public var body: String
     public var level: InterruptionLevel
     public var decision: DeliveryOutcome
-    public var received: Date
-    public var closed: Date?
+    public var received: Instant
+    public var closed: Instant?
     public var closeReason: UInt32?
     /// What became of it after its decision (`Fate`), oldest first.
     public var steps: [FateStep]
@@ -17,7 +17,7 @@ public struct HistoryEntry: Equatable, Sendable {
     public var kept: KeptRequest?
 
     public init(id: UInt32, app: String, summary: String, body: String, level: InterruptionLevel,
-                decision: DeliveryOutcome, received: Date, closed: Date? = nil, closeReason: UInt32? = nil,
+                decision: DeliveryOutcome, received: Instant, closed: Instant? = nil, closeReason: UInt32? = nil,
                 steps: [FateStep] = [], kept: KeptRequest? = nil) {
         self.id = id
         // Kept as `KeptText` says: history is for finding a notification again, not an archive.
@@ -34,7 +34,7 @@ public struct HistoryEntry: Equatable, Sendable {
     }
 
     /// Its fate in one line (`held-focus → in digest 12 at 18:02 → dismissed`).
-    public func fate(time: (Date) -> String = Fate.localTime) -> String {
+    public func fate(time: (Instant) -> String = Fate.localTime) -> String {
         Fate.line(decision: decision, steps: steps, closeReason: closeReason, closed: closed,
                   own: app == Fate.ownApp, time: time)
     }

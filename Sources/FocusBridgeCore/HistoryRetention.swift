@@ -6,27 +6,27 @@ import Foundation
 /// bridge's one timer is armed for it only when nothing else woke it for a whole day.
 public struct HistoryRetention: Equatable, Sendable {
     /// A prune is due this long after the last one, when something wakes the bridge anyway.
-    public static let minimumGap: TimeInterval = 12 * 3600
+    public static let minimumGap: Double = 12 * 3600
     /// And at the latest this long after it: the timer is armed for it.
-    public static let maximumGap: TimeInterval = 24 * 3600
+    public static let maximumGap: Double = 24 * 3600
 
     public let days: Int
 
     public init(days: Int) { self.days = days }
 
     /// Rows received before this are forgotten (`days` is clamped so the date stays sane).
-    public func cutoff(at now: Date) -> Date {
+    public func cutoff(at now: Instant) -> Instant {
         now.addingTimeInterval(-Double(min(max(days, 1), 1_000_000)) * 86_400)
     }
 
     /// Whether to prune at `now`, the last prune having run at `last` (nil: not yet in this run).
     /// A clock set back past the last prune counts as due: better one prune too many than none
     /// for a day and more.
-    public func isDue(at now: Date, lastPruned last: Date?) -> Bool {
+    public func isDue(at now: Instant, lastPruned last: Instant?) -> Bool {
         guard let last else { return true }
         return now.timeIntervalSince(last) >= Self.minimumGap || now < last
     }
 
     /// When the timer must wake the bridge to prune at the latest.
-    public func deadline(after last: Date) -> Date { last.addingTimeInterval(Self.maximumGap) }
+    public func deadline(after last: Instant) -> Instant { last.addingTimeInterval(Self.maximumGap) }
 }

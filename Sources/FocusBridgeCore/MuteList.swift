@@ -6,9 +6,9 @@ import Foundation
 public struct MuteList: Equatable, Sendable {
     public struct Mute: Equatable, Sendable {
         public var app: String
-        public var until: Date
+        public var until: Instant
 
-        public init(app: String, until: Date) {
+        public init(app: String, until: Instant) {
             self.app = app
             self.until = until
         }
@@ -17,7 +17,7 @@ public struct MuteList: Equatable, Sendable {
     /// The most mutes kept at once; past it the one ending first gives way.
     public static let maxMutes = 1000
     /// The longest a mute may last: a week.
-    public static let longest: TimeInterval = 7 * 86_400
+    public static let longest: Double = 7 * 86_400
 
     private var mutes: [String: Mute] = [:]
 
@@ -26,16 +26,16 @@ public struct MuteList: Equatable, Sendable {
     }
 
     /// The mutes still on at `now`, ending first first.
-    public func active(at now: Date) -> [Mute] {
+    public func active(at now: Instant) -> [Mute] {
         mutes.values.filter { $0.until > now }.sorted { ($0.until, $0.app) < ($1.until, $1.app) }
     }
 
-    public func mutedUntil(_ app: String, at now: Date) -> Date? {
+    public func mutedUntil(_ app: String, at now: Instant) -> Instant? {
         guard let mute = mutes[app.lowercased()], mute.until > now else { return nil }
         return mute.until
     }
 
-    public mutating func mute(_ app: String, until: Date) {
+    public mutating func mute(_ app: String, until: Instant) {
         if mutes[app.lowercased()] == nil, mutes.count >= Self.maxMutes,
            let first = mutes.min(by: { $0.value.until < $1.value.until }) {
             mutes[first.key] = nil
@@ -48,12 +48,12 @@ public struct MuteList: Equatable, Sendable {
     public mutating func unmute(_ app: String) -> Mute? { mutes.removeValue(forKey: app.lowercased()) }
 
     /// Forgets the mutes over at `now`; returns them.
-    public mutating func expire(at now: Date) -> [Mute] {
+    public mutating func expire(at now: Instant) -> [Mute] {
         let over = mutes.values.filter { $0.until <= now }
         for mute in over { mutes[mute.app.lowercased()] = nil }
         return over.sorted { $0.app < $1.app }
     }
 
     /// When the next mute ends, for the wall-clock timer.
-    public var nextEnd: Date? { mutes.values.map(\.until).min() }
+    public var nextEnd: Instant? { mutes.values.map(\.until).min() }
 }

@@ -326,7 +326,7 @@ public struct SummaryReport: Codable, Equatable, Sendable {
     @Nullable public var digest: Text?
     public var items: [Item]
 
-    public init(next: Date?, held: [HeldNotification]) {
+    public init(next: Instant?, held: [HeldNotification]) {
         let ordered = Digest.ordered(held)
         self.next = next.map(Timestamp.string)
         count = ordered.count

@@ -24,15 +24,15 @@ public struct SharedChange: Equatable, Codable, Sendable {
     /// The Focus turned on, or nil: turned off.
     public var focus: String?
     /// When it was made, by the writer's clock.
-    public var since: Date
+    public var since: Instant
     /// The end the person gave (`--for`, `--until`), or nil: until changed, or until the next
     /// boundary of each device's own schedules.
-    public var until: Date?
+    public var until: Instant?
     /// The order of changes: the writer's clock, but always after every change the writer had
     /// seen (so a device whose clock is behind still makes a change that counts as newer).
-    public var changed: Date
+    public var changed: Instant
 
-    public init(focus: String?, since: Date, until: Date?, changed: Date) {
+    public init(focus: String?, since: Instant, until: Instant?, changed: Instant) {
         self.focus = focus
         self.since = since
         self.until = until
@@ -61,10 +61,10 @@ public struct SharedFocusRecord: Equatable, Sendable {
     /// The order of two changes: the newer `changed` wins (to the millisecond, as files say
     /// it), the greater device name breaks a tie.
     public struct Key: Comparable, Equatable, Codable, Sendable {
-        public var changed: Date
+        public var changed: Instant
         public var device: String
 
-        public init(changed: Date, device: String) {
+        public init(changed: Instant, device: String) {
             self.changed = changed
             self.device = device
         }
@@ -94,7 +94,7 @@ public enum SharedFocus {
     /// How far ahead of this device's clock a change may be stamped and still be taken: a clock
     /// ahead by minutes or hours is skew; by more than a day it is broken, and taking its stamp
     /// would put every later change of every device that far ahead too.
-    public static let maxSkew: TimeInterval = 86_400
+    public static let maxSkew: Double = 86_400
     /// How deep a file's JSON may nest (a device file nests one level).
     static let maxDepth = 16
 
@@ -191,14 +191,14 @@ public enum SharedFocus {
         guard sequence > 0 else {
             return .success(SharedFocusRecord(device: device, sequence: 0, change: nil, version: version))
         }
-        func time(_ text: String?, _ key: String) -> Result<Date?, Unreadable> {
+        func time(_ text: String?, _ key: String) -> Result<Instant?, Unreadable> {
             guard let text else { return .success(nil) }
             guard let date = Timestamp.parse(text), TimeBounds.contains(date) else {
                 return .failure(.invalid("its \"\(key)\" is not a time (\(text.prefix(40)))"))
             }
             return .success(date)
         }
-        let since: Date?, until: Date?, changed: Date?
+        let since: Instant?, until: Instant?, changed: Instant?
         switch (time(wire.since, "since"), time(wire.until, "until"), time(wire.changed, "changed")) {
         case (.success(let a), .success(let b), .success(let c)): (since, until, changed) = (a, b, c)
         case (.failure(let error), _, _), (_, .failure(let error), _), (_, _, .failure(let error)): return .failure(error)
@@ -272,12 +272,12 @@ public struct SharedApply: Equatable, Sendable {
     public var focus: String?
     /// When it started here: the writer's `since`, but never in the future (a device whose
     /// clock is ahead is taken now).
-    public var since: Date
+    public var since: Instant
     /// The end the person gave, as written: a clock ahead or behind never ends the Focus here
     /// before it. Nil: this device's own next schedule boundary ends it.
-    public var until: Date?
+    public var until: Instant?
 
-    public init(device: String, focus: String?, since: Date, until: Date?) {
+    public init(device: String, focus: String?, since: Instant, until: Instant?) {
         self.device = device
         self.focus = focus
         self.since = since
@@ -305,11 +305,11 @@ public struct ShareLedger: Equatable, Codable, Sendable {
         public var change: SharedChange?
         public var version: String
         /// When this sequence was first read here (this device's clock).
-        public var seen: Date
+        public var seen: Instant
         /// Whether that change was applied here (false: older than a change taken here).
         public var applied: Bool
 
-        public init(sequence: UInt64, change: SharedChange?, version: String, seen: Date, applied: Bool) {
+        public init(sequence: UInt64, change: SharedChange?, version: String, seen: Instant, applied: Bool) {
             self.sequence = sequence
             self.change = change
             self.version = version
@@ -349,7 +349,7 @@ public struct ShareLedger: Equatable, Codable, Sendable {
 
     /// A change made here (`focus on|off`): the record to write to this device's file. Its
     /// order stamp is `now` to the millisecond, but after every change taken so far.
-    public mutating func recordOwn(focus: String?, until: Date?, device: String, version: String, at now: Date) -> SharedFocusRecord {
+    public mutating func recordOwn(focus: String?, until: Instant?, device: String, version: String, at now: Instant) -> SharedFocusRecord {
         var stamp = SharedFocus.milliseconds(now, rounding: .down)
         if let newest { stamp = max(stamp, newest.milliseconds + 1) }
         // Cut to the millisecond below, as `Timestamp.string` writes them here.
@@ -378,7 +378,7 @@ public struct ShareLedger: Equatable, Codable, Sendable {
 
     /// Reads the files of other devices found at `now`: each one's last change is remembered,
     /// and the newest change that is newer than everything taken here is the one to apply.
-    public mutating func merge(_ records: [SharedFocusRecord], ownDevice: String, at now: Date) -> Outcome {
+    public mutating func merge(_ records: [SharedFocusRecord], ownDevice: String, at now: Instant) -> Outcome {
         var outcome = Outcome()
         var candidates: [SharedFocusRecord] = []
         // In name order, so which devices are beyond the limit does not depend on the listing.
@@ -450,14 +450,14 @@ extension SharedFocus {
     /// `date` in whole milliseconds since 1970, to the nearest (a time read from a file is a
     /// sum of seconds and milliseconds; its last bits must not decide an order), or cut down
     /// (a time of the clock, as `Timestamp.string` writes it).
-    static func milliseconds(_ date: Date, rounding: FloatingPointRoundingRule = .toNearestOrAwayFromZero) -> Int64 {
+    static func milliseconds(_ date: Instant, rounding: FloatingPointRoundingRule = .toNearestOrAwayFromZero) -> Int64 {
         let value = (date.timeIntervalSince1970 * 1000).rounded(rounding)
         return value.isFinite ? Int64(max(min(value, 1e15), -1e15)) : 0
     }
 
     /// The instant of `milliseconds`, a quarter of a millisecond in, so that `Timestamp.string`
     /// (which cuts to the millisecond below) writes exactly these milliseconds.
-    static func instant(_ milliseconds: Int64) -> Date {
-        Date(timeIntervalSince1970: (Double(milliseconds) + 0.25) / 1000)
+    static func instant(_ milliseconds: Int64) -> Instant {
+        Instant(timeIntervalSince1970: (Double(milliseconds) + 0.25) / 1000)
     }
 }

@@ -11,9 +11,9 @@ public struct SummarySchedule: Sendable {
     }
 
     /// The summary instants in (`after`, `through`], oldest first.
-    public func instants(after: Date, through: Date) -> [Date] {
+    public func instants(after: Instant, through: Instant) -> [Instant] {
         guard !times.isEmpty, through > after else { return [] }
-        var result: [Date] = []
+        var result: [Instant] = []
         var day = clock.day(of: after)
         let last = clock.day(of: through)
         for _ in 0..<(366 * 2) {
@@ -28,7 +28,7 @@ public struct SummarySchedule: Sendable {
     }
 
     /// The first summary instant after `date`.
-    public func next(after date: Date) -> Date? {
+    public func next(after date: Instant) -> Instant? {
         instants(after: date, through: date.addingTimeInterval(2 * 86_400)).first
     }
 }

@@ -9,7 +9,7 @@ import Glibc
 public enum Timestamp {
     /// Total: an instant before year 1 or after year 9999 (or not finite) is written as the
     /// nearest one the format can say, NaN as 1970; it never traps.
-    public static func string(_ date: Date) -> String {
+    public static func string(_ date: Instant) -> String {
         let raw = date.timeIntervalSince1970
         let clamped = raw.isNaN ? 0 : min(max(raw, Self.firstSecond), Self.lastSecond)
         let milliseconds = Int64((clamped * 1000).rounded(.down))
@@ -26,11 +26,11 @@ public enum Timestamp {
     }
 
     /// 0001-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z: the four-digit years.
-    static let firstSecond: TimeInterval = -62_135_596_800
-    static let lastSecond: TimeInterval = 253_402_300_799.999
+    static let firstSecond: Double = -62_135_596_800
+    static let lastSecond: Double = 253_402_300_799.999
 
     /// Reads the format `string` writes (milliseconds optional).
-    public static func parse(_ text: String) -> Date? {
+    public static func parse(_ text: String) -> Instant? {
         let characters = Array(text.utf8)
         func number(_ from: Int, _ count: Int) -> Int? {
             guard from + count <= characters.count else { return nil }
@@ -60,6 +60,6 @@ public enum Timestamp {
         parts.tm_min = Int32(minute)
         parts.tm_sec = Int32(second)
         let seconds = timegm(&parts)
-        return Date(timeIntervalSince1970: Double(seconds) + Double(millis) / 1000)
+        return Instant(timeIntervalSince1970: Double(seconds) + Double(millis) / 1000)
     }
 }

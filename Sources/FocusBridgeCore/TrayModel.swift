@@ -8,13 +8,13 @@ public struct TrayModel: Equatable, Sendable {
     public struct State: Equatable, Sendable {
         public var focusNames: [String]
         public var activeFocus: String?
-        public var focusUntil: Date?
+        public var focusUntil: Instant?
         public var silent: Bool
         public var heldFocus: Int
         public var heldSummary: Int
         public var mutes: [MuteList.Mute]
 
-        public init(focusNames: [String], activeFocus: String? = nil, focusUntil: Date? = nil, silent: Bool = false,
+        public init(focusNames: [String], activeFocus: String? = nil, focusUntil: Instant? = nil, silent: Bool = false,
                     heldFocus: Int = 0, heldSummary: Int = 0, mutes: [MuteList.Mute] = []) {
             self.focusNames = focusNames
             self.activeFocus = activeFocus
@@ -64,7 +64,7 @@ public struct TrayModel: Equatable, Sendable {
     /// The menu's items in order (children of the root, ID 0).
     public var items: [Item]
 
-    public init(_ state: State, now: Date, timeZone: TimeZone) {
+    public init(_ state: State, now: Instant, timeZone: TimeZone) {
         look = state.activeFocus != nil ? .focus : state.silent ? .silent : .none
         iconName = switch look { case .focus: Self.focusIcon; case .silent: Self.silentIcon; case .none: Self.idleIcon }
         var lines: [String] = []
@@ -109,12 +109,12 @@ public struct TrayModel: Equatable, Sendable {
     }
 
     /// `HH:MM` today, `Www HH:MM` within a week, else `YYYY-MM-DD HH:MM`, local time.
-    static func time(_ date: Date, now: Date, timeZone: TimeZone) -> String {
+    static func time(_ date: Instant, now: Instant, timeZone: TimeZone) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .weekday], from: date)
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .weekday], from: date.date)
         let clock = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
-        if calendar.isDate(date, inSameDayAs: now) { return clock }
+        if calendar.isDate(date.date, inSameDayAs: now.date) { return clock }
         if date > now, date.timeIntervalSince(now) < 6 * 86_400 {
             let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
             return "\(days[((parts.weekday ?? 1) - 1 + 7) % 7]) \(clock)"

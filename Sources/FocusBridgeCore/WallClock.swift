@@ -22,27 +22,27 @@ public struct WallClock: Sendable {
         public let day: Int
     }
 
-    public func day(of date: Date) -> Day {
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+    public func day(of date: Instant) -> Day {
+        let parts = calendar.dateComponents([.year, .month, .day], from: date.date)
         return Day(year: parts.year!, month: parts.month!, day: parts.day!)
     }
 
     public func weekday(of day: Day) -> Weekday {
-        Weekday(rawValue: calendar.component(.weekday, from: noon(of: day)))!
+        Weekday(rawValue: calendar.component(.weekday, from: noon(of: day).date))!
     }
 
     /// The day `offset` days after `day`.
     public func day(_ day: Day, plus offset: Int) -> Day {
-        self.day(of: calendar.date(byAdding: .day, value: offset, to: noon(of: day))!)
+        self.day(of: Instant(calendar.date(byAdding: .day, value: offset, to: noon(of: day).date)!))
     }
 
     /// The instant of `time` on `day`, local time.
-    public func instant(_ time: TimeOfDay, on day: Day) -> Date {
-        calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day,
-                                           hour: time.hour, minute: time.minute))!
+    public func instant(_ time: TimeOfDay, on day: Day) -> Instant {
+        Instant(calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day,
+                                                   hour: time.hour, minute: time.minute))!)
     }
 
-    private func noon(of day: Day) -> Date {
-        calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: 12))!
+    private func noon(of day: Day) -> Instant {
+        Instant(calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: 12))!)
     }
 }

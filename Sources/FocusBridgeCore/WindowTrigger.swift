@@ -5,18 +5,18 @@ import Foundation
 /// window switch does not flap the Focus. Pure: the watcher's state and the time come in.
 public struct WindowTrigger: Equatable, Sendable {
     /// How long a condition may stop holding before the Focus goes off.
-    public static let grace: TimeInterval = 5
+    public static let grace: Double = 5
 
     public struct On: Equatable, Sendable {
         public var focus: String
         /// "while VLC is fullscreen".
         public var reason: String
-        public var since: Date
+        public var since: Instant
     }
 
     public private(set) var on: On?
     /// When the condition of `on` stopped holding (the Focus stays on until `grace` later).
-    public private(set) var lostAt: Date?
+    public private(set) var lostAt: Instant?
 
     public init() {}
 
@@ -35,7 +35,7 @@ public struct WindowTrigger: Equatable, Sendable {
 
     /// Takes the watcher's state at `now`; true when the Focus it puts on (or off) changed.
     @discardableResult
-    public mutating func update(_ state: WindowState, focuses: [FocusProfile], at now: Date) -> Bool {
+    public mutating func update(_ state: WindowState, focuses: [FocusProfile], at now: Instant) -> Bool {
         let before = on?.focus
         if let holding = Self.holding(state, focuses: focuses) {
             if on?.focus != holding.focus { on = On(focus: holding.focus, reason: holding.reason, since: now) }
@@ -49,5 +49,5 @@ public struct WindowTrigger: Equatable, Sendable {
     }
 
     /// When the grace of a lost condition ends (evaluate again then).
-    public var nextChange: Date? { lostAt.map { $0.addingTimeInterval(Self.grace) } }
+    public var nextChange: Instant? { lostAt.map { $0.addingTimeInterval(Self.grace) } }
 }

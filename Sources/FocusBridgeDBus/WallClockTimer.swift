@@ -1,5 +1,4 @@
 import CGLib
-import Foundation
 
 /// A timer for a wall-clock instant, without polling: a `timerfd` on `CLOCK_REALTIME` with an
 /// absolute deadline, so it fires at the right local time whatever happened in between (DST,
@@ -31,13 +30,15 @@ public final class WallClockTimer {
         if descriptor >= 0 { close(descriptor) }
     }
 
-    /// Arms the timer for `date` (replacing any earlier deadline). With nil it only watches for
-    /// clock changes.
-    public func schedule(at date: Date?) {
+    /// Arms the timer for the instant `secondsSince1970` (replacing any earlier deadline). With nil
+    /// it only watches for clock changes.
+    public func schedule(atSecondsSince1970 deadline: Double?) {
         guard descriptor >= 0 else { return }
         // Far in the future when there is no deadline: still armed, so a clock change is seen.
-        let when = date?.timeIntervalSince1970 ?? Date().addingTimeInterval(365 * 86_400).timeIntervalSince1970
-        // Total for any Date: a deadline past year 9999 (or not finite) is armed at year 9999.
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let when = deadline ?? Double(now.tv_sec) + 365 * 86_400
+        // Total for any deadline: one past year 9999 (or not finite) is armed at year 9999.
         let seconds = when.isNaN ? 1 : min(max(when, 1), 253_402_300_799)
         var spec = itimerspec()
         spec.it_value.tv_sec = Int(seconds.rounded(.down))

@@ -67,11 +67,11 @@ final class AppPreferences {
     func question(_ id: UInt32) -> String? { questions[id] }
     func questionEnded(_ id: UInt32) { questions[id] = nil }
 
-    func mute(_ app: String, until: Date) {
+    func mute(_ app: String, until: Instant) {
         mutes.mute(app, until: until)
         logger.info("\(app) muted until \(Timestamp.string(until))")
         write("the mute of \(app)") { try store.saveMute(MuteList.Mute(app: app, until: until)) }
-        timer?.schedule(at: mutes.nextEnd)
+        timer?.schedule(atSecondsSince1970: mutes.nextEnd?.timeIntervalSince1970)
         changed()
     }
 
@@ -80,7 +80,7 @@ final class AppPreferences {
         guard let mute = mutes.unmute(app) else { return nil }
         logger.info("\(mute.app) unmuted")
         write("the unmute of \(app)") { try store.removeMutes([app]) }
-        timer?.schedule(at: mutes.nextEnd)
+        timer?.schedule(atSecondsSince1970: mutes.nextEnd?.timeIntervalSince1970)
         changed()
         return mute
     }
@@ -92,7 +92,7 @@ final class AppPreferences {
             write("the end of mutes") { try store.removeMutes(over.map(\.app)) }
             changed()
         }
-        timer?.schedule(at: mutes.nextEnd)
+        timer?.schedule(atSecondsSince1970: mutes.nextEnd?.timeIntervalSince1970)
     }
 
     private func write(_ what: String, _ body: () throws -> Void) {

@@ -35,8 +35,8 @@ final class Bridge {
         didSet {
             badges.settingsChanged(settings)
             let general = settings.general
-            if general.rateLimit != flood.limit || TimeInterval(general.rateLimitSeconds) != flood.window {
-                flood = FloodGate(limit: general.rateLimit, window: TimeInterval(general.rateLimitSeconds))
+            if general.rateLimit != flood.limit || Double(general.rateLimitSeconds) != flood.window {
+                flood = FloodGate(limit: general.rateLimit, window: Double(general.rateLimitSeconds))
             }
         }
     }
@@ -55,7 +55,7 @@ final class Bridge {
          clock: Clock = SystemClock(), logger: Logger) throws {
         self.bus = bus
         self.settings = settings
-        flood = FloodGate(limit: settings.general.rateLimit, window: TimeInterval(settings.general.rateLimitSeconds))
+        flood = FloodGate(limit: settings.general.rateLimit, window: Double(settings.general.rateLimitSeconds))
         silent = try store.setting("silent") == "on"
         self.store = store
         self.clock = clock

@@ -41,7 +41,7 @@ extension ControlInterface {
         case "Mute":
             let app = try knownApp(arguments.child(0).string ?? "", new: arguments.child(2).bool ?? false)
             let now = bridge.clock.now
-            let until = Date(timeIntervalSince1970: arguments.child(1).double ?? 0)
+            let until = Instant(timeIntervalSince1970: arguments.child(1).double ?? 0)
             guard until.timeIntervalSince1970.isFinite, until > now else { throw Refused("the end of a mute must be in the future") }
             guard until.timeIntervalSince(now) <= MuteList.longest else { throw Refused("a mute lasts a week at most") }
             preferences.mute(app, until: until)

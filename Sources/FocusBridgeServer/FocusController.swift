@@ -20,7 +20,7 @@ final class FocusController {
     private var timer: WallClockTimer?
     private var started = false
     /// When history was last pruned to `history-days` (nil: not yet in this run).
-    private var historyPruned: Date?
+    private var historyPruned: Instant?
     /// Called after every change of the Focus.
     var changed: () -> Void = {}
 
@@ -58,7 +58,7 @@ final class FocusController {
     private var summary: SummarySchedule { SummarySchedule(times: bridge.settings.summaryTimes, timeZone: timeZone) }
 
     var active: ActiveFocus? { bridge.activeFocus }
-    var nextSummary: Date? { summary.next(after: clock.now) }
+    var nextSummary: Instant? { summary.next(after: clock.now) }
 
     func start() {
         timer = WallClockTimer { [weak self] in self?.evaluate() }
@@ -90,13 +90,13 @@ final class FocusController {
         pruneHistory(now: now)
         let next = [engine.nextChange(after: now, manual: manual), summary.next(after: now), trigger.nextChange,
                     historyPruned.map(retention.deadline(after:))].compactMap { $0 }.min()
-        timer?.schedule(at: next)
+        timer?.schedule(atSecondsSince1970: next?.timeIntervalSince1970)
     }
 
     private var retention: HistoryRetention { HistoryRetention(days: bridge.settings.general.historyDays) }
 
     /// Forgets history older than `history-days`, at start and about daily (`HistoryRetention`).
-    private func pruneHistory(now: Date) {
+    private func pruneHistory(now: Instant) {
         guard retention.isDue(at: now, lastPruned: historyPruned) else { return }
         historyPruned = now
         do {
@@ -109,7 +109,7 @@ final class FocusController {
 
     /// Delivers one summary if any summary time passed since the last look (while running,
     /// asleep or stopped).
-    private func catchUpSummaries(now: Date) {
+    private func catchUpSummaries(now: Instant) {
         let stored = (try? store.setting("summary-checked")) ?? nil
         let last = stored.flatMap(TimeBounds.storedInstant)
         if let stored, last == nil {
@@ -132,14 +132,14 @@ final class FocusController {
     // MARK: Manual control
 
     /// `focusctl focus on NAME [--for D] [--until T]`.
-    func turnOn(_ name: String, duration: TimeInterval?, until: String?) throws -> ActiveFocus {
+    func turnOn(_ name: String, duration: Double?, until: String?) throws -> ActiveFocus {
         guard let focus = bridge.settings.focus(named: name) else {
             throw Refused(description: FocusProfile.unknownSentence(name, known: bridge.settings.profiles))
         }
         if let duration, !TimeBounds.isAcceptableDuration(duration) {
             throw Refused(description: Self.durationSentence)
         }
-        var end: Date?
+        var end: Instant?
         if let until {
             guard let date = DurationText.nextTime(until, after: clock.now, timeZone: timeZone) else {
                 throw Refused(description: "--until takes a time of day as HH:MM, not \"\(until)\".")

@@ -21,7 +21,7 @@ final class GroupCommit {
         var answers: [() -> Void] = []
         var ends: [End] = []
         /// Ends to note in history: many in one transaction (a Dismiss may end thousands).
-        var closings: [(id: UInt32, reason: UInt32, at: Date)] = []
+        var closings: [(id: UInt32, reason: UInt32, at: Instant)] = []
         /// Steps of fates to note in history (`Fate`), after the rows of this batch are written.
         var fates: [(id: UInt32, step: FateStep)] = []
     }
@@ -85,7 +85,7 @@ final class GroupCommit {
     }
 
     /// Notes in history that `id` closed.
-    func noteClosed(_ id: UInt32, reason: CloseReason, at date: Date) {
+    func noteClosed(_ id: UInt32, reason: CloseReason, at date: Instant) {
         pending.closings.append((id, reason.rawValue, date))
         schedule()
     }

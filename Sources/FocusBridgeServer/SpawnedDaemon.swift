@@ -20,7 +20,7 @@ final class SpawnedDaemon {
     private let busAddress: String
     private let logger: Logger
     private var process: Subprocess?
-    private var startedAt = Date.distantPast
+    private var startedAt = Instant.distantPast
     private var backoffMilliseconds: UInt32 = 250
     private var stopping = false
     private var attempts = StartAttempts()
@@ -89,7 +89,7 @@ final class SpawnedDaemon {
             let process = try Subprocess(command, environment: ["DBUS_SESSION_BUS_ADDRESS": busAddress])
             self.process = process
             processID = process.processID ?? 0
-            startedAt = Date()
+            startedAt = Instant()
             logger.debug("started \(command.joined(separator: " ")) (PID \(process.processID ?? 0))")
             process.onExit { [weak self, weak process] how in
                 guard let self, let process, process === self.process else { return }
@@ -115,7 +115,7 @@ final class SpawnedDaemon {
         guard !stopping else { return }
         guard served else { return cannotStart("it \(how) before it served notifications") }
         logger.warning("the daemon \(command[0]) \(how); restarting it")
-        if Date().timeIntervalSince(startedAt) > 60 { backoffMilliseconds = Self.minimumBackoff }
+        if Instant().timeIntervalSince(startedAt) > 60 { backoffMilliseconds = Self.minimumBackoff }
         let delay = backoffMilliseconds
         backoffMilliseconds = min(backoffMilliseconds * 2, Self.maximumBackoff)
         MainLoop.after(milliseconds: delay) { [weak self] in self?.start() }

@@ -12,7 +12,7 @@ extension Store {
                   let value = row.string(2),
                   case .success(let choice) = AppChoice.parse(key: key, value: value),
                   let made = row.double(3), made.isFinite else { return nil }
-            return AppChoices.Entry(app: app, choice: choice, made: Date(timeIntervalSince1970: made))
+            return AppChoices.Entry(app: app, choice: choice, made: Instant(timeIntervalSince1970: made))
         }
         var asked: [String: String] = [:]
         let answers = try database.statement("SELECT app, answer FROM app_asked").rows { row -> (String, String)? in
@@ -39,7 +39,7 @@ extension Store {
         }
     }
 
-    public func noteAsked(app: String, answer: String, at date: Date) throws {
+    public func noteAsked(app: String, answer: String, at date: Instant) throws {
         try database.execute("""
             INSERT INTO app_asked (app_key, app, answer, at) VALUES (?, ?, ?, ?)
             ON CONFLICT(app_key) DO UPDATE SET answer = excluded.answer, at = excluded.at
@@ -50,7 +50,7 @@ extension Store {
         MuteList(try database.statement("SELECT app, until FROM app_mute").rows { row in
             guard let app = row.string(0), !app.isEmpty,
                   let until = row.double(1), until.isFinite else { return nil }
-            return MuteList.Mute(app: app, until: Date(timeIntervalSince1970: until))
+            return MuteList.Mute(app: app, until: Instant(timeIntervalSince1970: until))
         })
     }
 
@@ -70,7 +70,7 @@ extension Store {
     }
 
     /// Every app in history since `date`, with its count by level and decision, for `focusctl apps`.
-    public func appCounts(since date: Date) throws -> [(app: String, level: String, decision: String, count: Int)] {
+    public func appCounts(since date: Instant) throws -> [(app: String, level: String, decision: String, count: Int)] {
         try database.statement("""
             SELECT app, level, decision, count(*) AS n FROM history WHERE received >= ?
             GROUP BY app, level, decision ORDER BY app LIMIT 20000

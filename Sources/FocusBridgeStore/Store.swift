@@ -278,7 +278,7 @@ public final class Store {
     }
 
     /// Notes when and why notifications closed: (id, reason, time).
-    public func markClosed(_ closings: [(id: UInt32, reason: UInt32, at: Date)]) throws {
+    public func markClosed(_ closings: [(id: UInt32, reason: UInt32, at: Instant)]) throws {
         guard !closings.isEmpty else { return }
         try database.transaction {
             let statement = try database.statement("""
@@ -325,8 +325,8 @@ public final class Store {
             body: row.string(3) ?? "",
             level: row.string(4).flatMap(InterruptionLevel.init(rawValue:)) ?? .active,
             decision: row.string(5).flatMap(DeliveryOutcome.init(rawValue:)) ?? .delivered,
-            received: Date(timeIntervalSince1970: received),
-            closed: row.double(7).flatMap { $0.isFinite ? Date(timeIntervalSince1970: $0) : nil },
+            received: Instant(timeIntervalSince1970: received),
+            closed: row.double(7).flatMap { $0.isFinite ? Instant(timeIntervalSince1970: $0) : nil },
             closeReason: row.int64(8).flatMap(UInt32.init(exactly:)),
             steps: Fate.decode(row.string(9)),
             kept: kept ? KeptRequest.read(row.string(10)) : nil)
@@ -417,7 +417,7 @@ public final class Store {
                 id: id, reason: reason, app: row.string(3) ?? "",
                 summary: row.string(4) ?? "", body: row.string(5) ?? "",
                 level: row.string(6).flatMap(InterruptionLevel.init(rawValue:)) ?? .active,
-                relevance: relevance, received: Date(timeIntervalSince1970: received),
+                relevance: relevance, received: Instant(timeIntervalSince1970: received),
                 holders: Self.holders(stored: row.string(12), sender: sender),
                 processID: row.int64(10).flatMap(UInt32.init(exactly:)))
             return (item, row.int64(11).flatMap(UInt32.init(exactly:)))
@@ -466,7 +466,7 @@ public final class Store {
 
     /// Forgets history received before `date`; returns how many rows went.
     @discardableResult
-    public func pruneHistory(before date: Date) throws -> Int {
+    public func pruneHistory(before date: Instant) throws -> Int {
         try database.transaction {
             try database.execute("DELETE FROM history WHERE received < ?", [date.timeIntervalSince1970])
             return database.changes

@@ -18,7 +18,7 @@ struct StoreBenchCommand: ParsableCommand {
         let folder = directory ?? NSTemporaryDirectory() + "focus-bench-store-\(getpid())"
         defer { if directory == nil { try? FileManager.default.removeItem(atPath: folder) } }
         let store = try Store(directory: folder)
-        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let start = Instant(timeIntervalSince1970: 1_800_000_000)
         let clock = ContinuousClock()
         let began = clock.now
         for index in 0..<count {

@@ -130,7 +130,7 @@ struct MuteCommand: ParsableCommand {
             return print(Table.render(mutes.map { [$0.app, "until " + (Timestamp.parse($0.until).map { LocalTime.string($0) } ?? $0.until)] }))
         }
         let (seconds, untilText) = time.checked()
-        let now = Date()
+        let now = Instant()
         var until = now.addingTimeInterval(seconds == 0 ? 3600 : seconds)
         if let untilText, let next = DurationText.nextTime(untilText, after: now, timeZone: .current) { until = next }
         if until.timeIntervalSince(now) > MuteList.longest {

@@ -132,8 +132,8 @@ struct FocusTime: ParsableArguments {
 
     /// The seconds (0: none) and the time of day; a bad one is refused here with one sentence
     /// and exit 1, before anything is sent.
-    func checked() -> (seconds: TimeInterval, until: String?) {
-        var seconds: TimeInterval = 0
+    func checked() -> (seconds: Double, until: String?) {
+        var seconds: Double = 0
         if let duration {
             guard let value = DurationText.seconds(duration) else {
                 ControlClient.fail("focusctl: --for takes a duration such as 90m, 1h30m or 2h, not \"\(duration)\".", code: 1)

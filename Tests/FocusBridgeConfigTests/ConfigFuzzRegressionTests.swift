@@ -114,7 +114,7 @@ final class ConfigFuzzRegressionTests: XCTestCase {
 
     /// Finding 3: `coalesce-seconds` near `Int.max` (allowed by the reader: only negative values
     /// are refused) makes `Policy.decide` trap on the first duplicate: its trace line does
-    /// `Int(window)` with `window = TimeInterval(coalesceSeconds)`, which rounds up to 2^63
+    /// `Int(window)` with `window = Double(coalesceSeconds)`, which rounds up to 2^63
     /// ("Double value cannot be converted to Int because the result would be greater than
     /// Int.max", Decision.swift). Refusing such a value in the file is a fix as good as not
     /// trapping: either passes.
@@ -153,8 +153,8 @@ final class ConfigFuzzRegressionTests: XCTestCase {
         let settings = configuration.policy
         let app = AppIdentity(key: "Mail", source: .appName)
         let notification = NotificationRequest(appName: "Mail", summary: "New mail", body: "Hello")
-        let now = Date(timeIntervalSince1970: 1_800_000_000)
-        var flood = FloodGate(limit: settings.general.rateLimit, window: TimeInterval(settings.general.rateLimitSeconds))
+        let now = Instant(timeIntervalSince1970: 1_800_000_000)
+        var flood = FloodGate(limit: settings.general.rateLimit, window: Double(settings.general.rateLimitSeconds))
         var recent = DuplicateTracker()
         let first = Policy.decide(notification, app: app, context: PolicyContext(settings: settings, now: now,
                                                                                  recent: recent, flood: flood))

@@ -6,7 +6,7 @@ import XCTest
 /// MUTE; focus-bridge.toml(5), QUICK ACTIONS and MARKETING).
 final class AppChoiceTests: XCTestCase {
     private let app = AppIdentity(key: "Slack", source: .appName)
-    private let now = Date(timeIntervalSince1970: 1_800_000_000)
+    private let now = Instant(timeIntervalSince1970: 1_800_000_000)
     private let urgent = NotificationRequest(hints: ["urgency": .integer(2)])
 
     private func decide(_ notification: NotificationRequest, _ change: (inout PolicyContext) -> Void = { _ in }) -> Decision {
@@ -163,7 +163,7 @@ extension AppChoiceTests {
     /// that action, nor turns the click on a one-action notification into a menu.
     func testOnDunstAQuickActionNeverChangesWhatTheClickDoes() {
         func keys(_ actions: [String]) -> [String] {
-            var context = PolicyContext(now: Date(timeIntervalSince1970: 1_800_000_000))
+            var context = PolicyContext(now: Instant(timeIntervalSince1970: 1_800_000_000))
             context.clickRunsSoleAction = true
             return Policy.decide(NotificationRequest(actions: actions), app: AppIdentity(key: "A", source: .appName), context: context)
                 .actions.actions.map(\.key)

@@ -5,8 +5,8 @@ import XCTest
 /// The fate model: one line per notification, the end from its close reason, and what history
 /// keeps for explain ID, bounded.
 final class FateTests: XCTestCase {
-    private let at = Date(timeIntervalSince1970: 1_800_000_000)
-    private let time: (Date) -> String = { _ in "18:02" }
+    private let at = Instant(timeIntervalSince1970: 1_800_000_000)
+    private let time: (Instant) -> String = { _ in "18:02" }
 
     func testTheLineOfEachFate() {
         XCTAssertEqual(Fate.line(decision: .heldFocus, steps: [], closeReason: nil, time: time), "held-focus")
@@ -37,7 +37,7 @@ final class FateTests: XCTestCase {
         XCTAssertEqual(Fate.line(decision: .delivered, steps: [], closeReason: 3, own: true, time: time),
                        "delivered → closed by focus-bridge", "a digest acted on is closed by the bridge")
         // a stored time no calendar can say is written as "?", never trapped on
-        XCTAssertEqual(Fate.localTime(Date(timeIntervalSince1970: 1e300)), "?")
+        XCTAssertEqual(Fate.localTime(Instant(timeIntervalSince1970: 1e300)), "?")
         XCTAssertEqual(Fate.line(decision: .heldFocus, steps: Fate.decode("in-digest\t1e300\t3\t"), closeReason: nil,
                                  time: Fate.localTime), "held-focus → in digest 3 at ?")
     }
@@ -115,7 +115,7 @@ extension FateTests {
     func testFateReportsWriteNullNotNothing() {
         XCTAssertEqual(JSONText.encode(FateActionReport(action: "dismiss", ids: [], message: "m")),
                        #"{"action":"dismiss","copy":null,"digest":null,"ids":[],"message":"m"}"#)
-        XCTAssertEqual(JSONText.encode(FateStepReport(FateStep(.replayed, at: Date(timeIntervalSince1970: 0)))),
+        XCTAssertEqual(JSONText.encode(FateStepReport(FateStep(.replayed, at: Instant(timeIntervalSince1970: 0)))),
                        #"{"at":"1970-01-01T00:00:00.000Z","detail":null,"number":null,"step":"replayed"}"#)
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import XCTest
 
 final class FloodGateTests: XCTestCase {
-    private let start = Date(timeIntervalSince1970: 1_800_000_000)
+    private let start = Instant(timeIntervalSince1970: 1_800_000_000)
 
     func testTwentyInTenSecondsThenCollapse() {
         var gate = FloodGate(limit: 20, window: 10)

@@ -5,12 +5,12 @@ import XCTest
 final class FocusEngineTests: XCTestCase {
     private let berlin = TimeZone(identifier: "Europe/Berlin")!
 
-    private func date(_ text: String, _ zone: TimeZone? = nil) -> Date {
+    private func date(_ text: String, _ zone: TimeZone? = nil) -> Instant {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = zone ?? berlin
         formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        return formatter.date(from: text)!
+        return Instant(timeIntervalSince1970: formatter.date(from: text)!.timeIntervalSince1970)
     }
 
     private func profile(_ name: String, days: [Weekday] = Weekday.allCases, _ start: String, _ end: String) -> FocusProfile {
@@ -149,8 +149,8 @@ final class FocusEngineTests: XCTestCase {
     }
 
     func testTheDigest() {
-        let base = Date(timeIntervalSince1970: 1_800_000_000)
-        func held(_ id: UInt32, _ app: String, relevance: Double = 0, level: InterruptionLevel = .active, age: TimeInterval) -> HeldNotification {
+        let base = Instant(timeIntervalSince1970: 1_800_000_000)
+        func held(_ id: UInt32, _ app: String, relevance: Double = 0, level: InterruptionLevel = .active, age: Double) -> HeldNotification {
             HeldNotification(id: id, reason: .summary, app: app, summary: "s\(id)", body: "", level: level, relevance: relevance,
                              received: base.addingTimeInterval(-age), holders: [Caller(connection: ":1.1")], processID: nil)
         }

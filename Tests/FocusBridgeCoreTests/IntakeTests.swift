@@ -4,7 +4,7 @@ import XCTest
 
 /// `Intake.take`: the ID, the holders and the step of one `Notify`, with no I/O.
 final class IntakeTests: XCTestCase {
-    private let now = Date(timeIntervalSince1970: 1_800_000_000)
+    private let now = Instant(timeIntervalSince1970: 1_800_000_000)
     private let app = AppIdentity(key: "Mail", source: .appName)
     private let alice = Caller(connection: ":1.10", userID: 1000)
     private let aliceAgain = Caller(connection: ":1.11", userID: 1000)

@@ -33,10 +33,10 @@ final class KeptTextTests: XCTestCase {
         let resolved = AppIdentity.resolve(NotificationRequest(appName: mebibyte), process: nil)
         XCTAssertEqual(resolved.key.utf8.count, 256)
         let history = HistoryEntry(id: 1, app: mebibyte, summary: mebibyte, body: mebibyte, level: .active,
-                                   decision: .delivered, received: Date())
+                                   decision: .delivered, received: Instant())
         XCTAssertEqual([history.app, history.summary, history.body].map(\.utf8.count), [256, 1024, 4096])
         let held = HeldNotification(id: 1, reason: .summary, app: mebibyte, summary: mebibyte, body: mebibyte,
-                                    level: .active, relevance: 0, received: Date(), holders: [Caller(connection: ":1.1")], processID: nil)
+                                    level: .active, relevance: 0, received: Instant(), holders: [Caller(connection: ":1.1")], processID: nil)
         XCTAssertEqual([held.app, held.summary, held.body].map(\.utf8.count), [256, 1024, 4096])
     }
 
@@ -46,7 +46,7 @@ final class KeptTextTests: XCTestCase {
     }
 
     func testDuplicatesOfMegabyteBodiesAreRecognisedWithoutKeepingThem() {
-        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let start = Instant(timeIntervalSince1970: 1_800_000_000)
         let body = String(repeating: "b", count: 1 << 20)
         var tracker = DuplicateTracker()
         tracker.delivered(7, appKey: "App", summary: "s", body: body, at: start)
@@ -59,7 +59,7 @@ final class KeptTextTests: XCTestCase {
     }
 
     func testFloodGateCountsABoundedNumberOfApps() {
-        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let start = Instant(timeIntervalSince1970: 1_800_000_000)
         var gate = FloodGate(limit: 20, window: 10)
         for index in 0..<10_000 { gate.delivered("app \(index)", at: start + Double(index) * 0.0001) }
         XCTAssertLessThanOrEqual(gate.countedApps, FloodGate.maxApps)

@@ -4,7 +4,7 @@ import XCTest
 
 final class PolicyTests: XCTestCase {
     private let app = AppIdentity(key: "Mail", source: .appName)
-    private let now = Date(timeIntervalSince1970: 1_800_000_000)
+    private let now = Instant(timeIntervalSince1970: 1_800_000_000)
 
     private func decide(_ notification: NotificationRequest, app: AppIdentity? = nil,
                         _ change: (inout PolicyContext) -> Void = { _ in }) -> Decision {

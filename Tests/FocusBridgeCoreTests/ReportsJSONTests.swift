@@ -29,14 +29,14 @@ final class ReportsJSONTests: XCTestCase {
         XCTAssertEqual(Set(counts.keys), ["held-focus", "held-summary"])
 
         let history = try object(HistoryReport(HistoryEntry(id: 3, app: "mail", summary: "Hi", body: "", level: .active,
-                                                            decision: .delivered, received: Date(timeIntervalSince1970: 0))))
+                                                            decision: .delivered, received: Instant(timeIntervalSince1970: 0))))
         XCTAssertTrue(history["closed"] is NSNull)
         XCTAssertTrue(history["close-reason"] is NSNull)
     }
 
     func testPresentValuesAndRoundTrip() throws {
         var report = status
-        report.focus = .init(ActiveFocus(name: "work", since: Date(timeIntervalSince1970: 0), until: nil, source: .manual))
+        report.focus = .init(ActiveFocus(name: "work", since: Instant(timeIntervalSince1970: 0), until: nil, source: .manual))
         report.downstream.problem = "cannot start dunst"
         let json = try object(report)
         let focus = try XCTUnwrap(json["focus"] as? [String: Any])

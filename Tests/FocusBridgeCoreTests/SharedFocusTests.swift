@@ -5,8 +5,8 @@ import XCTest
 /// The merge rules of `[share]` (issue 15): which files count, how a device file is read, and
 /// which change wins — without a folder or a clock.
 final class SharedFocusTests: XCTestCase {
-    private let t0 = Date(timeIntervalSince1970: 1_795_000_000) // 2026-11-18
-    private func at(_ seconds: Double) -> Date { t0.addingTimeInterval(seconds) }
+    private let t0 = Instant(timeIntervalSince1970: 1_795_000_000) // 2026-11-18
+    private func at(_ seconds: Double) -> Instant { t0.addingTimeInterval(seconds) }
 
     private func record(_ device: String, _ sequence: UInt64, _ focus: String?, changed: Double,
                         since: Double? = nil, until: Double? = nil) -> SharedFocusRecord {
@@ -301,7 +301,7 @@ final class SharedFocusTests: XCTestCase {
         XCTAssertEqual(back, ledger)
         XCTAssertTrue(back.isPlausible)
         var poisoned = ledger
-        poisoned.devices["laptop"]?.seen = Date(timeIntervalSince1970: 1e300)
+        poisoned.devices["laptop"]?.seen = Instant(timeIntervalSince1970: 1e300)
         XCTAssertFalse(poisoned.isPlausible)
     }
 

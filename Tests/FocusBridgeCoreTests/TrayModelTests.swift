@@ -4,7 +4,7 @@ import XCTest
 
 final class TrayModelTests: XCTestCase {
     private let utc = TimeZone(identifier: "UTC")!
-    private let now = Date(timeIntervalSince1970: 1_790_000_000) // 2026-09-21 14:13:20 UTC, a Monday
+    private let now = Instant(timeIntervalSince1970: 1_790_000_000) // 2026-09-21 14:13:20 UTC, a Monday
 
     func testNoFocusShowsTheIdleIconAndOffChecked() {
         let model = TrayModel(.init(focusNames: ["work", "dnd"]), now: now, timeZone: utc)

@@ -5,7 +5,7 @@ import XCTest
 /// The window in front (issue 14): matching a window to an app, the `foreground` decision, the
 /// Focus that windows turn on with its grace period, and reading sway's tree and Hyprland's events.
 final class WindowTests: XCTestCase {
-    private let now = Date(timeIntervalSince1970: 1_800_000_000)
+    private let now = Instant(timeIntervalSince1970: 1_800_000_000)
 
     func testAWindowIsAnAppByNameWithoutCaseOrDesktopSuffixOrByProcess() {
         let firefox = FocusedWindow(names: ["org.mozilla.firefox", "Navigator", "firefox"], processID: 42)

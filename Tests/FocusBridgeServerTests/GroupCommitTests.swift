@@ -17,7 +17,7 @@ final class GroupCommitTests: XCTestCase {
 
     private func hold(_ id: UInt32) -> Store.Hold {
         let item = HeldNotification(id: id, reason: .focus("Work"), app: "Mail", summary: "held", body: "", level: .active,
-                                    relevance: 0.5, received: Date(timeIntervalSince1970: 1_800_000_000),
+                                    relevance: 0.5, received: Instant(timeIntervalSince1970: 1_800_000_000),
                                     holders: [Caller(connection: ":1.9")], processID: nil)
         return Store.Hold(item: item, payloadType: "(s)", payload: [0x73, 0])
     }
@@ -147,7 +147,7 @@ final class GroupCommitTests: XCTestCase {
         let commit = makeCommit(store)
         commit.record(historyEntry(1))
         runMainLoop(until: { !commit.isPending })
-        let closed = Date(timeIntervalSince1970: 1_800_000_100)
+        let closed = Instant(timeIntervalSince1970: 1_800_000_100)
         commit.noteClosed(1, reason: .expired, at: closed)
         XCTAssertTrue(commit.isPending)
         runMainLoop(until: { !commit.isPending })

@@ -83,7 +83,7 @@ func forwarded(_ id: UInt32, summary: String = "Hello") -> ForwardedNotification
 /// A history row for notification `id`.
 func historyEntry(_ id: UInt32, summary: String = "Hello", decision: DeliveryOutcome = .delivered) -> HistoryEntry {
     HistoryEntry(id: id, app: "Mail", summary: summary, body: "", level: .active, decision: decision,
-                 received: Date(timeIntervalSince1970: 1_800_000_000 + Double(id)))
+                 received: Instant(timeIntervalSince1970: 1_800_000_000 + Double(id)))
 }
 
 extension XCTestCase {

@@ -6,8 +6,8 @@ import XCTest
 /// History is pruned to `history-days` at start and about daily, riding on the wake-ups the
 /// bridge has anyway.
 final class HistoryRetentionTests: XCTestCase {
-    private let start = Date(timeIntervalSince1970: 1_800_000_000)
-    private let hour: TimeInterval = 3600
+    private let start = Instant(timeIntervalSince1970: 1_800_000_000)
+    private let hour: Double = 3600
 
     func testDueAtStartThenAfterHalfADayAtTheLatestADay() {
         let retention = HistoryRetention(days: 7)
@@ -23,16 +23,16 @@ final class HistoryRetentionTests: XCTestCase {
     /// pruned every day, and never woken for pruning alone.
     func testAWeekWithTwoSummariesADayAddsNoWakeUps() {
         let retention = HistoryRetention(days: 7)
-        let day: TimeInterval = 86_400
-        let midnight = Date(timeIntervalSince1970: 1_800_057_600) // a UTC midnight
-        var summaries: [Date] = []
+        let day: Double = 86_400
+        let midnight = Instant(timeIntervalSince1970: 1_800_057_600) // a UTC midnight
+        var summaries: [Instant] = []
         for index in 0..<8 {
             let dayStart = midnight.addingTimeInterval(Double(index) * day)
             summaries += [dayStart.addingTimeInterval(8 * hour), dayStart.addingTimeInterval(18 * hour)]
         }
         var now = midnight + 13 * hour   // started at 13:00
-        var pruned: [Date] = []
-        var last: Date?
+        var pruned: [Instant] = []
+        var last: Instant?
         var extraWakeUps = 0
         while now < midnight + 7 * day {
             if retention.isDue(at: now, lastPruned: last) { pruned.append(now); last = now }

@@ -8,7 +8,7 @@ import XCTest
 /// newest row of an ID, and what is kept is bounded.
 final class StoreFateTests: XCTestCase {
     private var directory: String!
-    private let start = Date(timeIntervalSince1970: 1_800_000_000)
+    private let start = Instant(timeIntervalSince1970: 1_800_000_000)
 
     override func setUpWithError() throws {
         directory = NSTemporaryDirectory() + "focus-bridge-fate-\(UUID().uuidString)/state"
@@ -110,7 +110,7 @@ final class StoreFateTests: XCTestCase {
         XCTAssertEqual(entry.steps.map(\.kind), ["from-a-newer-version"])
         XCTAssertEqual(entry.steps.first?.detail, "a b c")
         XCTAssertEqual(entry.fate(), "delivered → from-a-newer-version (a b c)")
-        XCTAssertEqual(Fate.decode("garbage\nin-digest\tNaN\t1\t\nin-digest\t5\tx\t"), [FateStep(kind: "in-digest", at: Date(timeIntervalSince1970: 5))])
+        XCTAssertEqual(Fate.decode("garbage\nin-digest\tNaN\t1\t\nin-digest\t5\tx\t"), [FateStep(kind: "in-digest", at: Instant(timeIntervalSince1970: 5))])
         XCTAssertNil(KeptRequest.read("{not json"))
         XCTAssertNil(KeptRequest.read(nil))
     }

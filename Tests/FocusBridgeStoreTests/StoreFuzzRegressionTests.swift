@@ -20,7 +20,7 @@ final class StoreFuzzRegressionTests: XCTestCase {
         let directory = NSTemporaryDirectory() + "focus-bridge-fuzz-regression-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = try Store(directory: directory)
-        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let now = Instant(timeIntervalSince1970: 1_800_000_000)
         let held = HeldNotification(id: 2, reason: .focus("Work"), app: "Mail", summary: "s", body: "", level: .active,
                                     relevance: relevance, received: now, holders: [Caller(connection: ":1.9")], processID: nil)
         let other = HistoryEntry(id: 1, app: "Chat", summary: "delivered in the same batch", body: "", level: .active,

@@ -49,7 +49,7 @@ final class StoreRecoveryTests: XCTestCase {
         do {
             let store = try Store(directory: directory)
             try store.record([HistoryEntry(id: 5000, app: "A", summary: "s", body: "", level: .active, decision: .delivered,
-                                           received: Date(timeIntervalSince1970: 1_800_000_000))])
+                                           received: Instant(timeIntervalSince1970: 1_800_000_000))])
             try store.setSetting("id-high-water", "garbage")
         }
         let raw = try SQLiteDatabase(path: path)

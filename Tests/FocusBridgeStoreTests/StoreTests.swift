@@ -25,7 +25,7 @@ final class StoreTests: XCTestCase {
 
     func testHistoryNewestFirstFilteredByAppAnyCase() throws {
         let store = try Store(directory: directory)
-        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let start = Instant(timeIntervalSince1970: 1_800_000_000)
         try store.record([
             HistoryEntry(id: 1, app: "Slack", summary: "one", body: "", level: .active, decision: .delivered, received: start),
             HistoryEntry(id: 2, app: "mail", summary: "two", body: "", level: .active, decision: .delivered, received: start + 1),
@@ -72,8 +72,8 @@ final class StoreTests: XCTestCase {
             // The store keeps the file locked while it is open.
             let store = try Store(directory: directory)
             try store.record([HistoryEntry(id: 9, app: "Mail", summary: "new", body: "", level: .active, decision: .delivered,
-                                           received: Date(timeIntervalSince1970: 1_800_000_002))])
-            try store.markClosed([(id: 7, reason: 2, at: Date(timeIntervalSince1970: 1_800_000_003))])
+                                           received: Instant(timeIntervalSince1970: 1_800_000_002))])
+            try store.markClosed([(id: 7, reason: 2, at: Instant(timeIntervalSince1970: 1_800_000_003))])
             let history = try store.history(limit: 10)
             XCTAssertEqual(history.map(\.summary), ["new", "old two", "old one"])
             XCTAssertEqual(history.last?.closeReason, 2)
@@ -92,7 +92,7 @@ final class StoreTests: XCTestCase {
         do {
             let store = try Store(directory: directory)
             try store.record([HistoryEntry(id: 1, app: "Mail", summary: "s", body: "", level: .active, decision: .delivered,
-                                           received: Date(timeIntervalSince1970: 1_800_000_000))])
+                                           received: Instant(timeIntervalSince1970: 1_800_000_000))])
             path = store.path
         }
         let file = try SQLiteDatabase(path: path)
@@ -158,7 +158,7 @@ final class StoreTests: XCTestCase {
             let store = try Store(directory: folder)
             XCTAssertEqual(try store.idHighWater(), 1024, release.name)
             try store.record([HistoryEntry(id: 9, app: "Mail", summary: "new", body: "", level: .active, decision: .delivered,
-                                           received: Date(timeIntervalSince1970: 1_800_000_002))])
+                                           received: Instant(timeIntervalSince1970: 1_800_000_002))])
             XCTAssertEqual(try store.history(limit: 10).map(\.summary), ["new", "old two", "old one"], release.name)
             if release.migrations.contains("v2-held") {
                 let items = try store.heldNotifications()
@@ -235,8 +235,8 @@ final class StoreTests: XCTestCase {
         }
         let store = try Store(directory: directory)
         XCTAssertEqual(try store.history(limit: 10).map(\.summary), ["kept"])
-        XCTAssertEqual(try store.mutes().mutedUntil("Mail", at: Date(timeIntervalSince1970: 1_800_000_000)),
-                       Date(timeIntervalSince1970: 1_900_000_000))
+        XCTAssertEqual(try store.mutes().mutedUntil("Mail", at: Instant(timeIntervalSince1970: 1_800_000_000)),
+                       Instant(timeIntervalSince1970: 1_900_000_000))
         XCTAssertEqual(try Self.schema(store.database).replacingOccurrences(of: "table sqlite_sequence CREATE TABLE sqlite_sequence(name,seq)\n", with: ""),
                        Self.schemaOfANewFile.replacingOccurrences(of: "table sqlite_sequence CREATE TABLE sqlite_sequence(name,seq)\n", with: ""))
         XCTAssertEqual(try store.database.strings("SELECT identifier FROM grdb_migrations ORDER BY rowid"), Self.allMigrations,
@@ -250,7 +250,7 @@ final class StoreTests: XCTestCase {
 
     func testLongTextIsCutInHistory() throws {
         let entry = HistoryEntry(id: 1, app: "a", summary: "s", body: String(repeating: "x", count: 1 << 20),
-                                 level: .active, decision: .delivered, received: Date())
+                                 level: .active, decision: .delivered, received: Instant())
         XCTAssertEqual(entry.body.utf8.count, KeptText.maxBodyBytes)
     }
 }
@@ -258,20 +258,20 @@ final class StoreTests: XCTestCase {
 final class TimestampTests: XCTestCase {
     func testRoundTripWithMilliseconds() {
         for seconds in [0.0, 1_800_000_000.123, 1_800_000_000.999, 951_782_400.5 /* 2000-02-29 */] {
-            let date = Date(timeIntervalSince1970: seconds)
+            let date = Instant(timeIntervalSince1970: seconds)
             let text = Timestamp.string(date)
             XCTAssertEqual(text.count, 24, text)
             XCTAssertEqual(Timestamp.parse(text)!.timeIntervalSince1970, (seconds * 1000).rounded(.down) / 1000, accuracy: 0.0005)
         }
-        XCTAssertEqual(Timestamp.string(Date(timeIntervalSince1970: 1_800_000_000.123)), "2027-01-15T08:00:00.123Z")
-        XCTAssertEqual(Timestamp.parse("2026-11-21T21:00:00Z"), Date(timeIntervalSince1970: 1_795_294_800))
+        XCTAssertEqual(Timestamp.string(Instant(timeIntervalSince1970: 1_800_000_000.123)), "2027-01-15T08:00:00.123Z")
+        XCTAssertEqual(Timestamp.parse("2026-11-21T21:00:00Z"), Instant(timeIntervalSince1970: 1_795_294_800))
         XCTAssertNil(Timestamp.parse("yesterday"))
         XCTAssertNil(Timestamp.parse("2026-11-21 21:00:00.000Z"))
     }
 
     func testReportsWriteNullNotNothing() {
         let entry = HistoryEntry(id: 3, app: "a", summary: "s", body: "b", level: .passive, decision: .heldFocus,
-                                 received: Date(timeIntervalSince1970: 0))
+                                 received: Instant(timeIntervalSince1970: 0))
         XCTAssertEqual(JSONText.encode(HistoryReport(entry)),
                        #"{"app":"a","body":"b","close-reason":null,"closed":null,"decision":"held-focus","fate":"held-focus","id":3,"level":"passive","received":"1970-01-01T00:00:00.000Z","steps":[],"summary":"s"}"#)
     }

@@ -11,7 +11,7 @@ import Foundation
 /// app rule and Focus, the downstream plan, the reports.
 public enum ConfigPipeline {
     static let path = "/home/user/.config/focus-bridge/config.toml"
-    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+    static let now = Instant(timeIntervalSince1970: 1_800_000_000)
     static let timeZone = TimeZone(identifier: "Europe/Berlin") ?? TimeZone(identifier: "UTC")!
 
     public static func run(bytes: [UInt8]) {
@@ -100,7 +100,7 @@ public enum ConfigPipeline {
         Fuzz.require((0...ActionNormaliser.buttonLimit).contains(general.maxActions), "max-actions \(general.maxActions)")
 
         // Bridge.init: the rate limit.
-        var flood = FloodGate(limit: general.rateLimit, window: TimeInterval(general.rateLimitSeconds))
+        var flood = FloodGate(limit: general.rateLimit, window: Double(general.rateLimitSeconds))
 
         // FocusController: which Focus is on, and when the summary comes (calendar arithmetic is
         // the slow part of this target: one time zone, with DST).

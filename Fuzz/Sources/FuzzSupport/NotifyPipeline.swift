@@ -15,7 +15,7 @@ import Foundation
 /// 5. the reports `focusctl` prints (JSON), and for a held step the store's hold and read-back.
 public enum NotifyPipeline {
     public static let signature = "(susssasa{sv}i)"
-    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+    static let now = Instant(timeIntervalSince1970: 1_800_000_000)
     static let sender = ":1.42"
     static let addedHints: Set<String> = ["urgency", "suppress-sound", "desktop-entry", "sender-pid"]
 
