@@ -30,19 +30,22 @@ let package = Package(
         .target(name: "FocusBridgeCore"),
         // A TOML 1.0 reader in Swift: typed values, every key and value with its line and column.
         .target(name: "FocusBridgeTOML"),
+        // Files, folders, paths and the environment: thin typed calls over Glibc, so the daemon
+        // links no Foundation (issue 16).
+        .target(name: "FocusBridgeSystem"),
         // Configuration file loading (TOML).
-        .target(name: "FocusBridgeConfig", dependencies: ["FocusBridgeCore", "FocusBridgeTOML"]),
+        .target(name: "FocusBridgeConfig", dependencies: ["FocusBridgeCore", "FocusBridgeTOML", "FocusBridgeSystem"]),
         // The SQLite state: history, ID high-water mark.
-        .target(name: "FocusBridgeStore", dependencies: ["FocusBridgeCore", "CSQLite"]),
+        .target(name: "FocusBridgeStore", dependencies: ["FocusBridgeCore", "CSQLite", "FocusBridgeSystem"]),
         // The only layer that touches GLib, GVariant and GDBus.
-        .target(name: "FocusBridgeDBus", dependencies: ["CGLib"]),
+        .target(name: "FocusBridgeDBus", dependencies: ["CGLib", "FocusBridgeSystem"]),
         // The running service: wires the core, the store and the bus together.
         .target(name: "FocusBridgeServer", dependencies: [
-            "FocusBridgeCore", "FocusBridgeConfig", "FocusBridgeStore", "FocusBridgeDBus", "CXCB",
+            "FocusBridgeCore", "FocusBridgeConfig", "FocusBridgeStore", "FocusBridgeDBus", "FocusBridgeSystem", "CXCB",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "focus-bridge", dependencies: [
-            "FocusBridgeServer", "FocusBridgeConfig", "FocusBridgeCore",
+            "FocusBridgeServer", "FocusBridgeConfig", "FocusBridgeCore", "FocusBridgeSystem",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -60,6 +63,7 @@ let package = Package(
         .testTarget(name: "FocusBridgeCoreTests", dependencies: ["FocusBridgeCore"]),
         // The TOML reader against the toml-test corpus (../shared/toml-test, skipped when absent).
         .testTarget(name: "FocusBridgeTOMLTests", dependencies: ["FocusBridgeTOML"]),
+        .testTarget(name: "FocusBridgeSystemTests", dependencies: ["FocusBridgeSystem"]),
         .testTarget(name: "FocusBridgeConfigTests", dependencies: ["FocusBridgeConfig", "FocusBridgeCore", "FocusBridgeTestSupport"]),
         .testTarget(name: "FocusBridgeStoreTests", dependencies: ["FocusBridgeStore", "FocusBridgeCore"]),
         .testTarget(name: "FocusBridgeDBusTests", dependencies: ["FocusBridgeDBus", "CGLib", "FocusBridgeTestSupport"]),
