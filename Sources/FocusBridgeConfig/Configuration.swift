@@ -1,6 +1,6 @@
 import FocusBridgeCore
+import FocusBridgeSystem
 import FocusBridgeTOML
-import Foundation
 
 /// The user's configuration file, `$XDG_CONFIG_HOME/focus-bridge/config.toml`.
 ///
@@ -14,9 +14,9 @@ public struct Configuration: Equatable, Sendable {
     public init() {}
 
     /// The default location, following the XDG base directory rules.
-    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func defaultPath(environment: [String: String] = Environment.all) -> String {
         let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
+            ?? (environment["HOME"] ?? Environment.homeDirectory) + "/.config"
         return base + "/focus-bridge/config.toml"
     }
 
@@ -26,20 +26,19 @@ public struct Configuration: Equatable, Sendable {
 
     /// Loads `path`; a missing file gives the defaults, a broken one a `ConfigError`.
     public static func load(path: String) throws(ConfigError) -> Configuration {
-        guard FileManager.default.fileExists(atPath: path) else { return Configuration() }
+        guard FileStatus.exists(path) else { return Configuration() }
         let tooLarge = ConfigError(path: path, line: 1, column: 1,
                                    message: "the file is larger than 1 MiB (\(maxFileBytes) bytes), the most a configuration may be; is it the right file?")
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maxFileBytes {
+        if let size = FileStatus.size(path), size > maxFileBytes {
             throw tooLarge
         }
         // Read at most one byte more than allowed: the file may grow after the look above.
-        guard let handle = FileHandle(forReadingAtPath: path),
-              let data = try? handle.read(upToCount: maxFileBytes + 1) ?? Data() else {
+        let bytes: [UInt8]
+        do { bytes = try FileReading.contents(of: path, limit: maxFileBytes + 1) } catch {
             throw ConfigError(path: path, line: 1, column: 1, message: "cannot read the file")
         }
-        try? handle.close()
-        guard data.count <= maxFileBytes else { throw tooLarge }
-        return try parse(bytes: [UInt8](data), path: path)
+        guard bytes.count <= maxFileBytes else { throw tooLarge }
+        return try parse(bytes: bytes, path: path)
     }
 
     /// Parses TOML text; `path` names it in error messages.

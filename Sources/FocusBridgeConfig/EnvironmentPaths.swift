@@ -1,4 +1,3 @@
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -39,11 +38,16 @@ public enum EnvironmentPaths {
         guard let text = String(validatingCString: raw) else {
             let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self),
                                             count: strlen(raw))
-            let shown = bytes.map { $0 >= 0x20 && $0 < 0x7f ? String(UnicodeScalar($0)) : String(format: "\\x%02x", $0) }
-                .joined()
+            let shown = bytes.map { $0 >= 0x20 && $0 < 0x7f ? String(UnicodeScalar($0)) : escaped($0) }.joined()
             throw Unusable(description: "\(name) is not valid UTF-8 (\"\(shown)\"); focus-bridge needs UTF-8 paths: "
                 + "set \(name) to one, or give \(option)")
         }
         return text
+    }
+
+    /// `\xHH`, lowercase hex (as `%02x`).
+    static func escaped(_ byte: UInt8) -> String {
+        let hex = Array("0123456789abcdef")
+        return "\\x" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 0xf)])
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FocusBridgeSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,10 +24,9 @@ public final class StateFolder {
     public init(path: String) throws(Refused) {
         self.path = path
         do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try Folders.create(path, mode: 0o700)
         } catch {
-            throw Refused(description: "cannot create the state folder \(path): \(Self.reason(error)); "
+            throw Refused(description: "cannot create the state folder \(path): \(error); "
                 + "give a writable one with --state-dir or XDG_STATE_HOME")
         }
         if chmod(path, 0o700) != 0 {
@@ -62,21 +61,6 @@ public final class StateFolder {
         var buffer = [UInt8](repeating: 0, count: 32)
         let count = pread(descriptor, &buffer, buffer.count, 0)
         guard count > 0 else { return nil }
-        return Int32(String(decoding: buffer[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-    }
-
-    /// Foundation's words for a file error without its domain and code (the POSIX reason when known).
-    static func reason(_ error: Error) -> String {
-        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        if let posix = underlying, posix.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(posix.code)))
-        }
-        let nsError = error as NSError
-        switch nsError.code {
-        case 642: return String(cString: strerror(EROFS))            // NSFileWriteVolumeReadOnlyError
-        case 513: return String(cString: strerror(EACCES))           // NSFileWriteNoPermissionError
-        case 640: return String(cString: strerror(ENOSPC))           // NSFileWriteOutOfSpaceError
-        default: return nsError.localizedDescription
-        }
+        return Int32(String(decoding: buffer[..<count], as: UTF8.self).trimmingWhitespace())
     }
 }

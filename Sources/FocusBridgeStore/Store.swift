@@ -1,5 +1,8 @@
-import Foundation
 import FocusBridgeCore
+import FocusBridgeSystem
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Why the state database cannot be used, in one sentence that names the file.
 public struct StoreError: Error, CustomStringConvertible {
@@ -16,7 +19,7 @@ public struct StoreError: Error, CustomStringConvertible {
                 description = "cannot open the state database \(path): \(what)"
             }
         } else {
-            description = "cannot open the state database \(path): \(StateFolder.reason(error))"
+            description = "cannot open the state database \(path): \(error)"
         }
     }
 }
@@ -41,17 +44,15 @@ public final class Store {
     public init(directory: String, notice: @escaping (String) -> Void = { _ in }) throws {
         self.notice = notice
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory)
+            try Folders.create(directory, mode: 0o700)
+            try FileStatus.setMode(directory, 0o700)
         } catch {
-            throw StoreError(description: "cannot use the state folder \(directory): \(StateFolder.reason(error))")
+            throw StoreError(description: "cannot use the state folder \(directory): \(error)")
         }
-        path = (directory as NSString).appendingPathComponent("state.sqlite3")
+        path = FilePath.appending(directory, "state.sqlite3")
         for file in [path, path + "-wal", path + "-shm"] {
-            var info = stat()
-            if lstat(file, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK {
-                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: file)) ?? "?"
+            if FileStatus.isSymbolicLink(file) {
+                let target = (try? FileStatus.symbolicLinkDestination(file)) ?? "?"
                 throw StoreError(description: "the state database \(file) is a symbolic link (to \(target)); focus-bridge "
                     + "opens only a file of its own there: move the link away (focus-bridge then starts a fresh one)")
             }
@@ -87,13 +88,13 @@ public final class Store {
         try database.execute("PRAGMA synchronous = NORMAL")
         // The -wal file exists, not empty, from the start, as every release made it (GRDB did
         // this write): its mode is set just below with the database's.
-        if (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0 == 0 {
+        if FileStatus.size(path + "-wal") ?? 0 == 0 {
             try database.execute("""
                 SAVEPOINT wal; CREATE TABLE grdb_issue_102 (id INTEGER PRIMARY KEY); DROP TABLE grdb_issue_102; RELEASE wal
                 """)
         }
-        for file in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) {
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
+        for file in [path, path + "-wal", path + "-shm"] where FileStatus.exists(file) {
+            try FileStatus.setMode(file, 0o600)
         }
         let check = try database.strings("PRAGMA quick_check")
         guard check == ["ok"] else {
@@ -108,15 +109,15 @@ public final class Store {
         var now = time(nil)
         var parts = tm()
         localtime_r(&now, &parts)
-        let stamp = String(format: "%04d%02d%02d-%02d%02d%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-                           Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+        let stamp = digits(Int(parts.tm_year) + 1900, 4) + digits(Int(parts.tm_mon) + 1) + digits(Int(parts.tm_mday))
+            + "-" + digits(Int(parts.tm_hour)) + digits(Int(parts.tm_min)) + digits(Int(parts.tm_sec))
         var aside = "\(path).broken-\(stamp)"
         var attempt = 1
-        while FileManager.default.fileExists(atPath: aside) {
+        while FileStatus.exists(aside) {
             attempt += 1
             aside = "\(path).broken-\(stamp)-\(attempt)"
         }
-        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+        for suffix in ["", "-wal", "-shm"] where FileStatus.exists(path + suffix) {
             guard rename(path + suffix, aside + suffix) == 0 else {
                 throw StoreError(description: "the state database \(path) is broken and cannot be moved aside to "
                     + "\(aside + suffix): \(String(cString: strerror(errno)))")
@@ -124,6 +125,12 @@ public final class Store {
             chmod(aside + suffix, 0o600)
         }
         return aside
+    }
+
+    /// `value` in decimal, zero-padded to `width` digits (`%0*d`).
+    static func digits(_ value: Int, _ width: Int = 2) -> String {
+        let text = String(value)
+        return String(repeating: "0", count: max(0, width - text.count)) + text
     }
 
     // MARK: Migrations

@@ -63,6 +63,24 @@ final class ConfigurationErrorsTests: XCTestCase {
         }
     }
 
+    /// What is not a configuration file is refused with one line at 1:1, never trapped on.
+    func testAFolderAndAFileTooLargeAreRefusedAtTheirFirstLine() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("config-unreadable-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: folder + "/config.toml", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        XCTAssertThrowsError(try Configuration.load(path: folder + "/config.toml")) { error in
+            XCTAssertEqual("\(error)", folder + "/config.toml:1:1: cannot read the file")
+        }
+        let large = folder + "/large.toml"
+        XCTAssertTrue(FileManager.default.createFile(atPath: large, contents: Data(repeating: 0x23, count: Configuration.maxFileBytes + 1)))
+        XCTAssertThrowsError(try Configuration.load(path: large)) { error in
+            XCTAssertEqual("\(error)", large + ":1:1: the file is larger than 1 MiB (1048576 bytes), the most a configuration may be; is it the right file?")
+        }
+        let largest = folder + "/largest.toml"
+        XCTAssertTrue(FileManager.default.createFile(atPath: largest, contents: Data(repeating: 0x23, count: Configuration.maxFileBytes)))
+        XCTAssertEqual(try Configuration.load(path: largest), Configuration(), "a file of comments at the bound is read")
+    }
+
     /// Wrong values leave the rest checked: the next key of the same table, the next element of
     /// the same array, the other time of the same schedule entry.
     func testTheReadingGoesOnPastEachProblem() {

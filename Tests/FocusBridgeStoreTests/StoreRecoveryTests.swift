@@ -30,6 +30,11 @@ final class StoreRecoveryTests: XCTestCase {
         XCTAssertEqual(aside.count, 1, "\(aside)")
         guard let first = aside.first else { return }
         XCTAssertTrue(first.hasPrefix("state.sqlite3.broken-"))
+        // state.sqlite3.broken-YYYYMMDD-HHMMSS, the local time of the move
+        let stamp = Array(first.dropFirst("state.sqlite3.broken-".count).utf8)
+        XCTAssertEqual(stamp.count, 15, first)
+        XCTAssertTrue(stamp.enumerated().allSatisfy { $0.offset == 8 ? $0.element == UInt8(ascii: "-") : (48...57).contains($0.element) }, first)
+        XCTAssertTrue(first.dropFirst("state.sqlite3.broken-".count).hasPrefix("20"), first)
         XCTAssertEqual(FileManager.default.contents(atPath: directory + "/" + first), Data(bytes))
         XCTAssertEqual(notices.count, 1)
         XCTAssertTrue(notices.first.map { $0.contains(path) && $0.contains(first) } ?? false, "\(notices)")
