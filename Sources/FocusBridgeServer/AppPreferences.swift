@@ -1,7 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeStore
-import Foundation
 import Logging
 
 /// The person's run-time choices per app and the mutes (focusctl(1), APPS and MUTE): kept in

@@ -1,6 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeDBus
-import Foundation
+import FocusBridgeSystem
 import Logging
 
 /// Publishes each app's unread count for docks on `com.canonical.Unity.LauncherEntry` (Plank,
@@ -117,9 +117,9 @@ struct DesktopEntries {
     private var known: [String: String?] = [:]
     private let folders: [String]
 
-    init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    init(environment: [String: String] = Environment.all) {
         let home = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+            ?? (environment["HOME"] ?? Environment.homeDirectory) + "/.local/share"
         let dirs = environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
         folders = ([home] + dirs.split(separator: ":").map(String.init)).filter { $0.hasPrefix("/") }
             .map { $0 + "/applications/" }
@@ -132,7 +132,7 @@ struct DesktopEntries {
         if !key.isEmpty, !key.contains("/"), !key.hasPrefix(".") {
             let id = key
             found = [id, id.lowercased()].first { candidate in
-                folders.contains { FileManager.default.fileExists(atPath: $0 + candidate + ".desktop") }
+                folders.contains { FileStatus.exists($0 + candidate + ".desktop") }
             }
         }
         if known.count >= Self.capacity { known.removeAll() }

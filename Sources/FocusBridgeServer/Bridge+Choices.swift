@@ -1,6 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeDBus
-import Foundation
+import Logging
 
 /// Choices made where the notification is (focus-bridge(1), CHOICES): the quick actions on a
 /// notification, and the question the bridge asks the first time an app's notification is

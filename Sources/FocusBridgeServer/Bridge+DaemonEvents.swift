@@ -1,5 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeDBus
+import Logging
 
 /// What the daemon tells the bridge: it came or went, and its signals, sent back to the holders
 /// of the bridge's IDs (docs/ARCHITECTURE.md, "Back").

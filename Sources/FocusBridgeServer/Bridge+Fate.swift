@@ -1,7 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeStore
-import Foundation
 
 /// What focusctl does to one notification by its ID — explain it, show it again, dismiss it —
 /// and history's record of what became of each (`Fate`). Every ID the bridge hands out still
@@ -13,7 +12,7 @@ extension Bridge {
     func noteDaemonQuiet(_ id: UInt32) {
         guard let quiet = downstream.daemonQuiet, quiet.on else { return }
         // "dunst paused (dunstctl set-paused)" → "dunst paused".
-        let short = quiet.how.components(separatedBy: " (").first ?? quiet.how
+        let short = quiet.how.firstRange(of: " (").map { String(quiet.how[..<$0.lowerBound]) } ?? quiet.how
         commit.noteFate(id, FateStep(.daemonQuiet, at: clock.now, detail: short))
     }
 

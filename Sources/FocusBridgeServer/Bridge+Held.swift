@@ -1,6 +1,9 @@
 import FocusBridgeCore
 import FocusBridgeDBus
-import Foundation
+import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What becomes of held notifications later: a Focus ending, the scheduled summary, a digest's
 /// Show All or Dismiss (focus-bridge(1), BEHAVIOUR). Digests are the bridge's own notifications,

@@ -1,8 +1,10 @@
 import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeStore
-import Foundation
 import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The bridge: takes each `Notify`, has the `Intake` decide it, records it and answers at once
 /// (`GroupCommit`), then forwards it (`Forwarder`) or holds it durably (`HeldRegistry`); ends

@@ -1,6 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeDBus
-import Foundation
+import FocusBridgeSystem
 import Logging
 
 /// A notification daemon reached over D-Bus: on a private bus (spawn), another bus (address) or
@@ -22,7 +22,7 @@ final class BusDownstream: Downstream {
 
     /// How long a call to the daemon other than `Notify` may take before the bridge stops waiting
     /// for it; `FOCUS_BRIDGE_CALL_TIMEOUT_MS` shortens it for tests.
-    static let callTimeoutMilliseconds: Int32 = ProcessInfo.processInfo.environment["FOCUS_BRIDGE_CALL_TIMEOUT_MS"]
+    static let callTimeoutMilliseconds: Int32 = Environment.variable("FOCUS_BRIDGE_CALL_TIMEOUT_MS")
         .flatMap { Int32($0) }.map { max($0, 1) } ?? 60_000
     /// A forwarded `Notify` waits as long as the daemon lives (GDBus's G_MAXINT: no time-out): given
     /// up earlier, its answer would be lost and with it the ID mapping that closes and actions

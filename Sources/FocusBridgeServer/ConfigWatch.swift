@@ -1,5 +1,5 @@
 import FocusBridgeDBus
-import Foundation
+import FocusBridgeSystem
 
 /// Watches the configuration file for changes — also before it exists, and before its folder
 /// does (the first `config.toml` of a new user is written after the bridge started).
@@ -13,7 +13,7 @@ final class ConfigWatch {
     private var monitor: FileMonitor?
 
     init(path: String, _ changed: @escaping () -> Void) {
-        self.path = (path as NSString).standardizingPath
+        self.path = FilePath.standardized(path)
         self.changed = changed
         arm()
     }
@@ -30,19 +30,18 @@ final class ConfigWatch {
 
     private func folderAppeared() {
         arm()
-        if FileManager.default.fileExists(atPath: path) { changed() }
+        if FileStatus.exists(path) { changed() }
     }
 
     /// The shallowest folder on the way to the file that does not exist, or nil when the file's
     /// folder exists.
     private func firstMissingFolder() -> String? {
         var folders: [String] = []
-        var folder = (path as NSString).deletingLastPathComponent
+        var folder = FilePath.parent(path)
         while !folder.isEmpty && folder != "/" {
             folders.append(folder)
-            folder = (folder as NSString).deletingLastPathComponent
+            folder = FilePath.parent(folder)
         }
-        var isFolder: ObjCBool = false
-        return folders.reversed().first { !FileManager.default.fileExists(atPath: $0, isDirectory: &isFolder) || !isFolder.boolValue }
+        return folders.reversed().first { !FileStatus.isDirectory($0) }
     }
 }

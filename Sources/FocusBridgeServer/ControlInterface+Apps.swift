@@ -1,6 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeDBus
-import Foundation
+import FocusBridgeStore
 
 /// The per-app calls of `org.focusbridge.Control1` (focusctl(1), APPS and MUTE): the apps seen
 /// with their effective settings, run-time choices and mutes. A name no app was seen under is

@@ -1,6 +1,5 @@
 import FocusBridgeCore
 import FocusBridgeDBus
-import Foundation
 
 /// The `[share]` calls of `org.focusbridge.Control1` (focusctl(1), SHARE): this device and the
 /// devices seen in the share folder, and forgetting one.

@@ -2,7 +2,9 @@ import FocusBridgeConfig
 import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeStore
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `org.focusbridge.Control1`, the interface `focusctl` talks to. Answers are JSON texts whose
 /// keys are documented in focusctl(1).

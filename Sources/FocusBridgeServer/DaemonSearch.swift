@@ -1,4 +1,4 @@
-import Foundation
+import FocusBridgeSystem
 
 /// Where `auto` looks for the known daemons: each folder of PATH, then the library folders
 /// distributions install daemons in (notification-daemon in /usr/lib/notification-daemon/,
@@ -24,7 +24,7 @@ public struct DaemonSearch: Equatable, Sendable {
         if let folders = environment[libraryFoldersVariable] {
             return DaemonSearch(path: path, libraryFolders: folders.split(separator: ":").map(String.init))
         }
-        let multiarch = ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib")) ?? [])
+        let multiarch = ((try? Folders.entries(of: "/usr/lib")) ?? [])
             .filter { $0.contains("-linux-") }.sorted().map { "/usr/lib/\($0)" }
         return DaemonSearch(path: path, libraryFolders: multiarch + ["/usr/lib", "/usr/libexec"])
     }
@@ -34,9 +34,7 @@ public struct DaemonSearch: Equatable, Sendable {
         let candidates = path.map { "\($0)/\(daemon.name)" }
             + libraryFolders.flatMap { folder in daemon.libraryPaths.map { "\(folder)/\($0)" } }
         return candidates.first { candidate in
-            var isFolder: ObjCBool = false
-            return FileManager.default.fileExists(atPath: candidate, isDirectory: &isFolder) && !isFolder.boolValue
-                && FileManager.default.isExecutableFile(atPath: candidate)
+            FileStatus.isExecutableFile(candidate)
         }
     }
 

@@ -1,7 +1,7 @@
 import FocusBridgeConfig
 import FocusBridgeCore
 import FocusBridgeDBus
-import Foundation
+import FocusBridgeSystem
 
 /// Which downstream to use, and why: `auto` resolved against the session and the installed daemons.
 public struct DownstreamPlan: Equatable, Sendable {
@@ -208,8 +208,8 @@ public struct NameOwner: Equatable, Sendable {
 
         /// Reads `/proc/PID/exe` and `/proc/PID/cmdline`.
         public static func read(_ pid: UInt32) -> Process {
-            let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")
-            let bytes = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline").map { [UInt8]($0) }
+            let exe = try? FileStatus.symbolicLinkDestination("/proc/\(pid)/exe")
+            let bytes = try? FileReading.contents(of: "/proc/\(pid)/cmdline")
             return Process(executable: SenderDirectory.identity(ofProcess: pid).executable,
                            command: bytes.flatMap(ProcessCommandLine.parse)
                                .map { ProcessCommandLine.runnable($0, executablePath: exe) })

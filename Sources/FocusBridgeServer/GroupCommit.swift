@@ -1,7 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeStore
-import Foundation
 
 /// Group commit: what one main-loop pass records — history rows, held notifications, closings —
 /// is written in one transaction, and the callers hear their IDs only after it, so nothing

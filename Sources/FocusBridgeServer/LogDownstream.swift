@@ -1,6 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeDBus
-import Foundation
+import FocusBridgeSystem
 
 /// The downstream of last resort: each delivered notification becomes one line on standard
 /// output (the journal, under systemd), so nothing is silently lost when no daemon exists.
@@ -32,6 +32,6 @@ final class LogDownstream: Downstream {
     func stop() {}
 
     private static func write(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        StandardStream.output.write(line + "\n")
     }
 }

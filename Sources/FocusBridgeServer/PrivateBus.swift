@@ -1,6 +1,9 @@
 import FocusBridgeDBus
-import Foundation
+import FocusBridgeSystem
 import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A dbus-daemon of the bridge's own, for the notification daemon in `spawn` mode.
 ///
@@ -17,13 +20,14 @@ final class PrivateBus {
     /// folder such as /tmp could be put there first by another user.
     init(directory: String, logger: Logger) throws {
         configPath = "\(directory)/private-bus.conf"
-        try EmbeddedFiles.privateBusConfig.write(toFile: configPath, atomically: true, encoding: .utf8)
+        // 0666 less the umask (0077 in focus-bridge), as Foundation's atomic write gave it.
+        try AtomicFile.write(Array(EmbeddedFiles.privateBusConfig.utf8), to: configPath, mode: 0o666)
         process = try Subprocess(["dbus-daemon", "--config-file=\(configPath)", "--nofork", "--print-address=1"],
                                  captureStandardOutput: true)
         guard let line = process.readLine(), !line.isEmpty else {
             throw DBusError(name: DBusError.failed, message: "dbus-daemon did not start")
         }
-        address = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        address = line.trimmingWhitespace()
         logger.info("private bus for the daemon at \(address)")
     }
 
@@ -34,6 +38,6 @@ final class PrivateBus {
     func stop() {
         process.send(signal: SIGTERM)
         _ = process.waitForExit(milliseconds: 2_000)
-        try? FileManager.default.removeItem(atPath: configPath)
+        try? FileStatus.remove(configPath)
     }
 }

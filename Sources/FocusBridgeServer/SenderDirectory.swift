@@ -1,6 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeDBus
-import Foundation
+import FocusBridgeSystem
 
 /// Who is behind a client connection: its process and its user, as the bus tells.
 struct Sender {
@@ -70,8 +70,8 @@ final class SenderDirectory {
         let proc = "/proc/\(pid)"
         return ProcessIdentity(
             processID: pid,
-            flatpakInfo: try? String(contentsOfFile: "\(proc)/root/.flatpak-info", encoding: .utf8),
-            cgroup: try? String(contentsOfFile: "\(proc)/cgroup", encoding: .utf8),
-            executablePath: try? FileManager.default.destinationOfSymbolicLink(atPath: "\(proc)/exe"))
+            flatpakInfo: FileReading.text(of: "\(proc)/root/.flatpak-info"),
+            cgroup: FileReading.text(of: "\(proc)/cgroup"),
+            executablePath: try? FileStatus.symbolicLinkDestination("\(proc)/exe"))
     }
 }

@@ -2,8 +2,11 @@ import FocusBridgeConfig
 import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeStore
-import Foundation
+import FocusBridgeSystem
 import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What `focus-bridge`'s command line decides.
 public struct ServiceOptions: Sendable {
@@ -27,9 +30,9 @@ public struct ServiceOptions: Sendable {
     /// `$XDG_STATE_HOME/focus-bridge`, default `~/.local/state/focus-bridge` (from a dictionary;
     /// the binary reads the environment through `EnvironmentPaths.stateFolder`, which refuses
     /// an unset HOME and paths that are not UTF-8).
-    public static func defaultStateDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func defaultStateDirectory(environment: [String: String] = Environment.all) -> String {
         let base = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
+            ?? (environment["HOME"] ?? Environment.homeDirectory) + "/.local/state"
         return base + "/focus-bridge"
     }
 }
@@ -69,11 +72,11 @@ public final class Service {
         do {
             try start()
         } catch let error as StartupError {
-            FileHandle.standardError.write(Data("focus-bridge: \(error.description)\n".utf8))
+            StandardStream.error.write("focus-bridge: \(error.description)\n")
             stopDownstream()
             return 1
         } catch {
-            FileHandle.standardError.write(Data("focus-bridge: \(error)\n".utf8))
+            StandardStream.error.write("focus-bridge: \(error)\n")
             stopDownstream()
             return 1
         }
@@ -101,7 +104,7 @@ public final class Service {
         let plan: DownstreamPlan
         do {
             // With --replace, the owner's command is read now, before the name (and the owner) goes.
-            plan = try DownstreamPlan.resolve(settings, environment: ProcessInfo.processInfo.environment,
+            plan = try DownstreamPlan.resolve(settings, environment: Environment.all,
                                               nameOwner: session.nameOwner, processID: { session.processID(of: $0) },
                                               replacing: options.replace)
         } catch let error as PlanError { throw StartupError(error.description) }
@@ -177,7 +180,7 @@ public final class Service {
             focus?.windowsChanged(state)
             control?.announce()
         }
-        windows.start(environment: ProcessInfo.processInfo.environment)
+        windows.start(environment: Environment.all)
         share.configure(options.configuration.share)
         tray.start()
         bridge.preferences.start()
@@ -195,7 +198,7 @@ public final class Service {
     /// SIGHUP), a missing file means the defaults, as at start.
     @discardableResult
     func reload(explicit: Bool = true) -> ConfigError? {
-        if !FileManager.default.fileExists(atPath: options.configPath) {
+        if !FileStatus.exists(options.configPath) {
             guard explicit else {
                 logger.warning("\(options.configPath) is gone; the running configuration stays until the file is written again or focusctl reload is asked for")
                 return nil
@@ -265,7 +268,7 @@ public final class Service {
         case .spawn(let command):
             let bus: PrivateBus
             do { bus = try PrivateBus(directory: options.stateDirectory, logger: logger) } catch {
-                let reason = (error as? DBusError)?.message ?? (error as NSError).localizedDescription
+                let reason = (error as? DBusError)?.message ?? "\(error)"
                 throw StartupError("cannot start the private bus for the daemon in \(options.stateDirectory): \(reason)")
             }
             privateBus = bus

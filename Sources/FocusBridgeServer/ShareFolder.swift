@@ -2,7 +2,7 @@ import FocusBridgeConfig
 import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeStore
-import Foundation
+import FocusBridgeSystem
 import Logging
 #if canImport(Glibc)
 import Glibc
@@ -39,7 +39,7 @@ final class ShareFolder {
     static let maxEntries = 10_000
     static let settingKey = "share"
 
-    init(store: Store, clock: Clock = SystemClock(), environment: [String: String] = ProcessInfo.processInfo.environment,
+    init(store: Store, clock: Clock = SystemClock(), environment: [String: String] = Environment.all,
          logger: Logger, apply: @escaping (SharedApply) -> Bool) {
         self.store = store
         self.clock = clock
@@ -99,9 +99,9 @@ final class ShareFolder {
     }
 
     private func expand(_ path: String) -> String {
-        guard path.hasPrefix("~/") else { return (path as NSString).standardizingPath }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return ((home + "/" + path.dropFirst(2)) as NSString).standardizingPath
+        guard path.hasPrefix("~/") else { return FilePath.standardized(path) }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? Environment.homeDirectory
+        return FilePath.standardized(home + "/" + path.dropFirst(2))
     }
 
     // MARK: Watching
@@ -117,14 +117,14 @@ final class ShareFolder {
         }
         monitor = nil
         var missing = folder
-        var parent = (folder as NSString).deletingLastPathComponent
+        var parent = FilePath.parent(folder)
         while parent != "/" && !parent.isEmpty && !Self.isFolder(parent) {
             missing = parent
-            parent = (parent as NSString).deletingLastPathComponent
+            parent = FilePath.parent(parent)
         }
         appearance = FileMonitor(path: missing) { [weak self] in self?.soon() }
         // It may have appeared between the look and the watch.
-        if FileManager.default.fileExists(atPath: missing) { soon() }
+        if FileStatus.exists(missing) { soon() }
     }
 
     /// The folder is not there: said once, and watched for.
@@ -135,7 +135,7 @@ final class ShareFolder {
 
     private func entryChanged(_ name: String?) {
         // Temporary files and conflict copies come and go without a look.
-        if let name, SharedFocus.device(ofFile: name) == nil, name != (folder.map { ($0 as NSString).lastPathComponent }) {
+        if let name, SharedFocus.device(ofFile: name) == nil, name != folder.map(FilePath.lastComponent) {
             return
         }
         soon()
@@ -151,8 +151,7 @@ final class ShareFolder {
     }
 
     static func isFolder(_ path: String) -> Bool {
-        var isFolder: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+        FileStatus.isDirectory(path)
     }
 
     // MARK: Reading
@@ -220,7 +219,7 @@ final class ShareFolder {
 
     /// One device file, or nil (said once in the log) when it cannot be read or taken.
     private func read(_ path: String, device: String) -> SharedFocusRecord? {
-        let name = (path as NSString).lastPathComponent
+        let name = FilePath.lastComponent(path)
         let bytes: [UInt8]
         switch Self.readRegularFile(path, limit: SharedFocus.maxFileBytes) {
         case .success(let read): bytes = read
@@ -303,35 +302,14 @@ final class ShareFolder {
         guard let folder else { return }
         guard Self.isFolder(folder) else { return folderMissing(folder) }
         let target = folder + "/" + SharedFocus.fileName(of: device)
-        // One name, so that a write cut short by a crash leaves nothing behind after the next.
-        let temporary = folder + "/." + SharedFocus.fileName(of: device) + ".tmp"
         let bytes = SharedFocus.encode(ledger.ownRecord(device: device, version: focusBridgeVersion))
-        if let failure = Self.write(bytes, to: temporary) {
-            unlink(temporary)
-            return report("cannot write \(target) (\(failure)); sharing resumes when the folder can be written")
-        }
-        guard rename(temporary, target) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            return report("cannot write \(target) (\(reason)); sharing resumes when the folder can be written")
+        // Through `.DEVICE.json.tmp`, one name, so that a write cut short by a crash leaves
+        // nothing behind after the next.
+        do { try AtomicFile.write(bytes, to: target, mode: 0o644) } catch {
+            return report("cannot write \(target) (\(error)); sharing resumes when the folder can be written")
         }
         ownFileStale = false
         report(nil)
-    }
-
-    private static func write(_ bytes: [UInt8], to path: String) -> String? {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard descriptor >= 0 else { return String(cString: strerror(errno)) }
-        defer { close(descriptor) }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, $0.count - written) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return String(cString: strerror(errno)) }
-            written += count
-        }
-        guard fsync(descriptor) == 0 else { return String(cString: strerror(errno)) }
-        return nil
     }
 
     /// Says a problem once (and that it is over, once).

@@ -1,7 +1,9 @@
 import FocusBridgeCore
 import FocusBridgeDBus
-import Foundation
 import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs the notification daemon's command on the private bus and keeps it running: when it
 /// exits after serving, it is started again after a back-off (0.25 s, doubling to 30 s; back to

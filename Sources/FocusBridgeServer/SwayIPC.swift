@@ -1,6 +1,5 @@
 import FocusBridgeCore
 import FocusBridgeDBus
-import Foundation
 
 /// sway's and i3's IPC (`sway-ipc(7)`): one connection subscribed to window events, one that
 /// asks for the tree after each; the tree says which window is focused and which is fullscreen.

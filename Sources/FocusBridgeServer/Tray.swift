@@ -1,8 +1,10 @@
 import FocusBridgeConfig
 import FocusBridgeCore
 import FocusBridgeDBus
-import Foundation
 import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The tray switch: a StatusNotifierItem at /StatusNotifierItem with its dbusmenu at /MenuBar
 /// (`TrayMenu.swift`), registered with `org.kde.StatusNotifierWatcher` whenever a watcher is on

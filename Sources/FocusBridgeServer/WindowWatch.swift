@@ -1,7 +1,9 @@
 import FocusBridgeCore
 import FocusBridgeDBus
-import Foundation
 import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Knows which window is in front, event-driven (focus-bridge(1), THE WINDOW IN FRONT): sway or
 /// i3 through their IPC socket, Hyprland through its event socket, X11 window managers through

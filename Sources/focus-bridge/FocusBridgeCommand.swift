@@ -3,7 +3,10 @@ import FocusBridgeConfig
 import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeServer
-import Foundation
+import FocusBridgeSystem
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 
 /// `focus-bridge`: parses the command line, loads the configuration, runs the service.
@@ -56,12 +59,12 @@ struct FocusBridgeCommand: ParsableCommand {
             path = try config ?? EnvironmentPaths.configFile()
             state = try stateDirectory ?? EnvironmentPaths.stateFolder()
         } catch {
-            FileHandle.standardError.write(Data("focus-bridge: \(error)\n".utf8))
+            StandardStream.error.write("focus-bridge: \(error)\n")
             throw ExitCode(1)
         }
         var configuration: Configuration
         do { configuration = try Configuration.load(path: path) } catch {
-            FileHandle.standardError.write(Data("\(error.description)\n".utf8))
+            StandardStream.error.write("\(error.description)\n")
             throw ExitCode(1)
         }
         // The command line wins over the file, now and on every reload.
@@ -81,7 +84,7 @@ struct FocusBridgeCommand: ParsableCommand {
 
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = ProcessInfo.processInfo.environment["FOCUS_BRIDGE_DEBUG"] == nil ? .info : .debug
+            handler.logLevel = Environment.variable("FOCUS_BRIDGE_DEBUG") == nil ? .info : .debug
             return handler
         }
         let options = ServiceOptions(configuration: configuration, configPath: path,
@@ -96,11 +99,11 @@ struct FocusBridgeCommand: ParsableCommand {
     /// org.freedesktop.Notifications already has an owner, one sentence about it on standard error.
     /// Exits 1 when focus-bridge could not start as asked (no plan, or a name it would not get).
     private func printPlan(_ configuration: Configuration) throws {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = Environment.all
         let session = SessionBusAddress.isKnown() ? try? BusConnection.session() : nil
         if session == nil {
-            FileHandle.standardError.write(Data(
-                "focus-bridge: no session bus answers (DBUS_SESSION_BUS_ADDRESS); GNOME Shell and running daemons cannot be seen\n".utf8))
+            StandardStream.error.write(
+                "focus-bridge: no session bus answers (DBUS_SESSION_BUS_ADDRESS); GNOME Shell and running daemons cannot be seen\n")
         }
         let nameOwner: (String) -> String? = { session?.nameOwner($0) }
         let processID: (String) -> UInt32? = { session?.processID(of: $0) }
@@ -110,7 +113,7 @@ struct FocusBridgeCommand: ParsableCommand {
                                               nameOwner: nameOwner, processID: processID, replacing: replace)
         } catch {
             if let planned = (error as? PlanError)?.plan { print(planned.line) }
-            FileHandle.standardError.write(Data("focus-bridge: \(error)\n".utf8))
+            StandardStream.error.write("focus-bridge: \(error)\n")
             throw ExitCode(1)
         }
         print(plan.line)
@@ -118,11 +121,11 @@ struct FocusBridgeCommand: ParsableCommand {
                                            processID: processID) else { return }
         switch owner.kind {
         case .other where replace, .replaceableDaemon where replace:
-            FileHandle.standardError.write(Data(
-                "focus-bridge: org.freedesktop.Notifications is owned by \(owner.described); --replace takes it over if it allows replacement\(plan.evicted == nil ? "" : ", and runs the same command behind the bridge").\n".utf8))
+            StandardStream.error.write(
+                "focus-bridge: org.freedesktop.Notifications is owned by \(owner.described); --replace takes it over if it allows replacement\(plan.evicted == nil ? "" : ", and runs the same command behind the bridge").\n")
         default:
-            FileHandle.standardError.write(Data(
-                "focus-bridge: \(DownstreamPlan.conflictSentence(owner: owner, replace: false))\n".utf8))
+            StandardStream.error.write(
+                "focus-bridge: \(DownstreamPlan.conflictSentence(owner: owner, replace: false))\n")
             throw ExitCode(1)
         }
     }
