@@ -25,8 +25,12 @@ public enum FilePath {
     }
 
     /// `~` and `~user` expanded, `.` dropped, `..` taken back (in an absolute path), and each
-    /// component that is a symbolic link replaced by where it points (one step, as written),
-    /// as `NSString.standardizingPath` did on Linux. `home` is the folder `~` stands for.
+    /// component that is a symbolic link to an absolute path that exists replaced by that
+    /// path's real path, as `NSString.standardizingPath` does on Linux (swift-corelibs-foundation
+    /// 6.x: a link to a relative path stays as it is there, unless that path happens to exist
+    /// from the current folder; here it always stays). Not copied: its dropping of a leading
+    /// `/private` or `/var/automount` when the rest exists, macOS's firmlinks. `home` is the
+    /// folder `~` stands for.
     public static func standardized(_ path: String, home: String = Environment.homeDirectory) -> String {
         let expanded = expandingTilde(path, home: home)
         let isAbsolute = expanded.hasPrefix("/")
@@ -48,9 +52,9 @@ public enum FilePath {
                 resolved = parent(resolved)
             default:
                 resolved = appending(resolved, component)
-                if let destination = try? FileStatus.symbolicLinkDestination(resolved) {
-                    resolved = destination.hasPrefix("/")
-                        ? fixingSlashes(destination) : appending(parent(resolved), destination)
+                if let destination = try? FileStatus.symbolicLinkDestination(resolved), destination.hasPrefix("/"),
+                   let real = FileStatus.realPath(destination) {
+                    resolved = real
                 }
             }
         }

@@ -50,6 +50,14 @@ public enum FileStatus {
         }
     }
 
+    /// The absolute path with every symbolic link, `.` and `..` resolved (`realpath`); nil when
+    /// a part of it is missing.
+    public static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// Sets the permission bits exactly (the umask does not apply).
     public static func setMode(_ path: String, _ mode: mode_t) throws(SystemError) {
         guard chmod(path, mode) == 0 else { throw .current }

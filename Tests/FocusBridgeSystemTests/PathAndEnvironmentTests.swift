@@ -1,4 +1,5 @@
 import FocusBridgeSystem
+import Foundation
 import XCTest
 #if canImport(Glibc)
 import Glibc
@@ -22,6 +23,11 @@ final class PathAndEnvironmentTests: XCTestCase {
         XCTAssertEqual(FilePath.lastComponent("/sync/Focus/"), "Focus")
         XCTAssertEqual(FilePath.lastComponent("/"), "/")
         XCTAssertEqual(FilePath.lastComponent("name"), "name")
+        for path in ["/home/u/.config/x.toml", "/home//u/", "/home", "/", "relative", "", "a/b//", "//x"] {
+            XCTAssertEqual(FilePath.parent(path), (path as NSString).deletingLastPathComponent, path)
+            XCTAssertEqual(FilePath.lastComponent(path), (path as NSString).lastPathComponent, path)
+            XCTAssertEqual(FilePath.appending(path, "n"), (path as NSString).appendingPathComponent("n"), path)
+        }
     }
 
     func testStandardizingExpandsTheHomeDropsDotsAndFollowsLinks() throws {
@@ -40,9 +46,21 @@ final class PathAndEnvironmentTests: XCTestCase {
         defer { _ = system("rm -rf '\(folder)'") }
         try Folders.create(folder + "/real/inner", mode: 0o700)
         XCTAssertEqual(symlink(folder + "/real", folder + "/absolute"), 0)
+        XCTAssertEqual(symlink(folder + "/absolute/inner", folder + "/twice"), 0)
         XCTAssertEqual(symlink("real/inner", folder + "/relative"), 0)
+        XCTAssertEqual(symlink(folder + "/missing", folder + "/dangling"), 0)
         XCTAssertEqual(FilePath.standardized(folder + "/absolute/inner/config.toml"), folder + "/real/inner/config.toml")
-        XCTAssertEqual(FilePath.standardized(folder + "/relative/../x"), folder + "/real/x")
+        XCTAssertEqual(FilePath.standardized(folder + "/twice/x"), folder + "/real/inner/x", "resolved to the end")
+        XCTAssertEqual(FilePath.standardized(folder + "/relative/../x"), folder + "/x", "a relative link is kept")
+        XCTAssertEqual(FilePath.standardized(folder + "/dangling/x"), folder + "/dangling/x")
+        // What NSString.standardizingPath answers for the same paths.
+        for path in ["/absolute/inner/config.toml", "/twice/x", "/relative/../x", "/relative/y", "/dangling/z",
+                     "//real/./inner/", "/real/inner/../../absolute"] {
+            XCTAssertEqual(FilePath.standardized(folder + path), ((folder + path) as NSString).standardizingPath, path)
+        }
+        for path in ["~/a/../b", "~", "rel/./x/../y", "/", "", "a//b/"] {
+            XCTAssertEqual(FilePath.standardized(path), (path as NSString).standardizingPath, path)
+        }
     }
 
     func testTheEnvironmentAsTheProcessHasIt() {
