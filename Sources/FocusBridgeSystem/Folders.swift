@@ -6,12 +6,12 @@ import Glibc
 public enum Folders {
     /// Creates `path` and every missing folder on its way, each with exactly `mode` (set after
     /// `mkdir`, so the umask does not narrow it, as FileManager's `posixPermissions` did).
-    /// Folders already there are left as they are; a file in the way is an error (EEXIST or
-    /// ENOTDIR).
+    /// Folders already there are left as they are; a file in the way is an error: EEXIST for
+    /// the folder asked for, ENOTDIR for one on its way (as `mkdir -p` says).
     public static func create(_ path: String, mode: mode_t) throws(SystemError) {
         if FileStatus.isDirectory(path) { return }
         let parent = FilePath.parent(path)
-        if !parent.isEmpty && parent != "/" && parent != path {
+        if !parent.isEmpty && parent != "/" && parent != path && !FileStatus.exists(parent) {
             try create(parent, mode: mode)
         }
         if mkdir(path, mode) != 0 {

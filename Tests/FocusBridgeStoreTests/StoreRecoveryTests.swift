@@ -49,6 +49,25 @@ final class StoreRecoveryTests: XCTestCase {
         }
     }
 
+    /// A file where the state folder should be is named with the system's words, one sentence.
+    func testAFileWhereTheFolderShouldBeIsRefusedWithTheReason() throws {
+        let file = directory + "/../in-the-way"
+        XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: nil))
+        XCTAssertThrowsError(try StateFolder(path: file)) { error in
+            XCTAssertEqual("\(error)", "cannot create the state folder \(file): File exists; "
+                + "give a writable one with --state-dir or XDG_STATE_HOME")
+        }
+        XCTAssertThrowsError(try StateFolder(path: file + "/state")) { error in
+            XCTAssertEqual("\(error)", "cannot create the state folder \(file)/state: Not a directory; "
+                + "give a writable one with --state-dir or XDG_STATE_HOME")
+        }
+        XCTAssertThrowsError(try Store(directory: file)) { error in
+            XCTAssertEqual("\(error)", "cannot use the state folder \(file): File exists")
+        }
+        let folder = try StateFolder(path: directory + "/../claimed/a")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.path + "/" + StateFolder.lockName))
+    }
+
     func testUnusableStoredValuesAreDiscarded() throws {
         var notices: [String] = []
         do {

@@ -103,7 +103,7 @@ final class FileSystemTests: XCTestCase {
             XCTAssertEqual((error as? SystemError)?.description, String(cString: strerror(EEXIST)))
         }
         XCTAssertThrowsError(try Folders.create(folder + "/file/below", mode: 0o700)) { error in
-            XCTAssertEqual(error as? SystemError, SystemError(code: EEXIST), "the file on the way is named, as mkdir -p does")
+            XCTAssertEqual(error as? SystemError, SystemError(code: ENOTDIR), "as mkdir -p says")
         }
         XCTAssertEqual(FileReading.text(of: folder + "/file"), "x")
     }
