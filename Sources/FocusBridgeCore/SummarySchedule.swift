@@ -1,11 +1,9 @@
-import Foundation
-
 /// The times of the scheduled summary, as instants.
 public struct SummarySchedule: Sendable {
     public let times: [TimeOfDay]
     public let clock: WallClock
 
-    public init(times: [TimeOfDay], timeZone: TimeZone) {
+    public init(times: [TimeOfDay], timeZone: TimeZoneRules) {
         self.times = times
         clock = WallClock(timeZone: timeZone)
     }

@@ -1,3 +1,4 @@
+import FocusBridgeConfig
 import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeStore
@@ -12,7 +13,7 @@ final class FocusController {
     private let store: Store
     private let logger: Logger
     private let clock: Clock
-    let timeZone: TimeZone
+    let timeZone: TimeZoneRules
     private(set) var manual: ManualFocus?
     /// The Focus the windows turn on (`while-fullscreen`, `while-focused`), from `windows`.
     private var trigger = WindowTrigger()
@@ -28,7 +29,7 @@ final class FocusController {
         let description: String
     }
 
-    init(bridge: Bridge, store: Store, clock: Clock = SystemClock(), timeZone: TimeZone = .current, logger: Logger) {
+    init(bridge: Bridge, store: Store, clock: Clock = SystemClock(), timeZone: TimeZoneRules = SystemTimeZone.current(), logger: Logger) {
         self.bridge = bridge
         self.store = store
         self.clock = clock

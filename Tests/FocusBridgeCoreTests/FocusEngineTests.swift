@@ -3,12 +3,14 @@ import Foundation
 import XCTest
 
 final class FocusEngineTests: XCTestCase {
-    private let berlin = TimeZone(identifier: "Europe/Berlin")!
+    private let berlin = zone("Europe/Berlin")
+    /// For reading the tests' times: Foundation's own Berlin.
+    private let foundationBerlin = TimeZone(identifier: "Europe/Berlin")!
 
     private func date(_ text: String, _ zone: TimeZone? = nil) -> Instant {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone ?? berlin
+        formatter.timeZone = zone ?? foundationBerlin
         formatter.dateFormat = "yyyy-MM-dd HH:mm"
         return Instant(timeIntervalSince1970: formatter.date(from: text)!.timeIntervalSince1970)
     }
