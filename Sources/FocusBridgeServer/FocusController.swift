@@ -47,7 +47,7 @@ final class FocusController {
             return nil
         }
         guard let text, text != "null" else { return nil }
-        guard let manual = try? JSONDecoder().decode(ManualFocus.self, from: Data(text.utf8)), manual.isPlausible else {
+        guard let manual = try? JSONText.decode(ManualFocus.self, from: text), manual.isPlausible else {
             logger.warning("the stored manual Focus is not valid (\(text.prefix(200))); it is discarded")
             try? store.setSetting("manual-focus", "null")
             return nil
@@ -188,7 +188,7 @@ final class FocusController {
         manual = change
         do {
             if let change {
-                try store.setSetting("manual-focus", String(decoding: try JSONEncoder().encode(change), as: UTF8.self))
+                try store.setSetting("manual-focus", JSONWriter.write(try JSONValueEncoder().encode(change)))
             } else {
                 try store.setSetting("manual-focus", "null")
             }
