@@ -150,6 +150,18 @@ final class FocusEngineTests: XCTestCase {
                        [date("2026-11-16 08:00"), date("2026-11-16 18:00")])
     }
 
+    /// Samoa skipped 2011-12-30 (from UTC−10 to UTC+14): that day's times fall in the gap and
+    /// move forward by it, onto the 31st; each summary instant is still given once.
+    func testADaySkippedWholeGivesEachSummaryOnce() {
+        let apia = zone("Pacific/Apia")
+        let schedule = SummarySchedule(times: [TimeOfDay("08:00")!], timeZone: apia)
+        let after = Instant(timeIntervalSince1970: 1_325_066_400)  // 2011-12-28 00:00 local (UTC−10)
+        let instants = schedule.instants(after: after, through: after + 5 * 86_400)
+        XCTAssertEqual(instants, Array(Set(instants)).sorted(), "no instant twice")
+        let clock = WallClock(timeZone: apia)
+        XCTAssertEqual(instants.map { clock.day(of: $0).day }, [28, 29, 31, 1, 2])
+    }
+
     func testTheDigest() {
         let base = Instant(timeIntervalSince1970: 1_800_000_000)
         func held(_ id: UInt32, _ app: String, relevance: Double = 0, level: InterruptionLevel = .active, age: Double) -> HeldNotification {
