@@ -1,5 +1,3 @@
-import Foundation
-
 /// Tidies a notification's actions as the HIG asks: at most four buttons, destructive ones
 /// marked and last, so that when something must go a destructive action goes first.
 public enum ActionNormaliser {

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The time, injected so that decisions can be tested at any moment.
 public protocol Clock: Sendable {
     var now: Instant { get }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Remembers what was delivered recently and is still open, so the same thing sent again (same
 /// app, summary and body within the window) replaces it instead of popping up again.
 public struct DuplicateTracker: Sendable {

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The command line's words for time: `--for 90m` / `1h30m` / `2h`, and `--until 17:00`.
 public enum DurationText {
     /// `90m`, `1h30m`, `2h`, `45s`, `1d`: seconds; nil when not of that form, zero or not finite
@@ -23,7 +21,7 @@ public enum DurationText {
     }
 
     /// The next `HH:MM` local time after `now` (today, or tomorrow when it has passed).
-    public static func nextTime(_ text: String, after now: Instant, timeZone: TimeZone) -> Instant? {
+    public static func nextTime(_ text: String, after now: Instant, timeZone: TimeZoneRules) -> Instant? {
         guard let time = TimeOfDay(text) else { return nil }
         let clock = WallClock(timeZone: timeZone)
         let today = clock.day(of: now)

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A notification described on the command line (`focusctl explain`), to be decided without
 /// being sent. The same request is decided by the running daemon or locally with `--config`.
 public struct ExplainRequest: Codable, Equatable, Sendable {
@@ -61,22 +59,11 @@ public struct ExplainRequest: Codable, Equatable, Sendable {
     }
 
     /// The moment to decide at, from `at` and the time zone; `now` when none was given.
-    public func moment(now: Instant, timeZone: TimeZone) throws(Invalid) -> Instant {
+    public func moment(now: Instant, timeZone: TimeZoneRules) throws(Invalid) -> Instant {
         guard let at else { return now }
-        if let time = TimeOfDay(at) {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = timeZone
-            var parts = calendar.dateComponents([.year, .month, .day], from: now.date)
-            parts.hour = time.hour
-            parts.minute = time.minute
-            if let date = calendar.date(from: parts) { return Instant(date) }
-        }
-        let formatter = ISO8601DateFormatter()
-        for options: ISO8601DateFormatter.Options in [[.withInternetDateTime], [.withFullDate, .withTime, .withColonSeparatorInTime]] {
-            formatter.formatOptions = options
-            formatter.timeZone = timeZone
-            if let date = formatter.date(from: at) { return Instant(date) }
-        }
+        let clock = WallClock(timeZone: timeZone)
+        if let time = TimeOfDay(at) { return clock.instant(time, on: clock.day(of: now)) }
+        if let instant = DateTimeText.instant(at, clock: clock) { return instant }
         throw Invalid(description: "--at takes HH:MM or an ISO 8601 date and time, not \"\(at)\".")
     }
 

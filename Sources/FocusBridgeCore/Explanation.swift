@@ -1,10 +1,8 @@
-import Foundation
-
 /// `focusctl explain`'s one code path: a request decided in a context, as the daemon decides.
 public enum Explanation {
     /// Decides `request` with `context` (its Focus and moment taken from the request when given).
     public static func decide(_ request: ExplainRequest, context: PolicyContext,
-                              timeZone: TimeZone) throws(ExplainRequest.Invalid) -> Decision {
+                              timeZone: TimeZoneRules) throws(ExplainRequest.Invalid) -> Decision {
         var context = context
         context.now = try request.moment(now: context.now, timeZone: timeZone)
         if let name = request.focus {

@@ -1,4 +1,3 @@
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -148,6 +147,6 @@ public enum Fate {
         var seconds = time_t(raw)
         var parts = tm()
         localtime_r(&seconds, &parts)
-        return String(format: "%02d:%02d", Int(parts.tm_hour), Int(parts.tm_min))
+        return String.zeroPadded(Int(parts.tm_hour), width: 2) + ":" + String.zeroPadded(Int(parts.tm_min), width: 2)
     }
 }

@@ -1,12 +1,10 @@
-import Foundation
-
 /// Which Focus is on, and until when: the schedules in local wall-clock time, overridden by a
 /// manual change until its end or the next boundary of the schedules.
 public struct FocusEngine: Sendable {
     public let focuses: [FocusProfile]
     public let clock: WallClock
 
-    public init(focuses: [FocusProfile], timeZone: TimeZone) {
+    public init(focuses: [FocusProfile], timeZone: TimeZoneRules) {
         self.focuses = focuses
         clock = WallClock(timeZone: timeZone)
     }

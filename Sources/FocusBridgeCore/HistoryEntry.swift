@@ -1,5 +1,3 @@
-import Foundation
-
 /// One notification as `focusctl history` lists it.
 public struct HistoryEntry: Equatable, Sendable {
     public var id: UInt32

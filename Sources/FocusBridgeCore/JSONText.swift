@@ -1,19 +1,23 @@
-import Foundation
-
 /// The JSON texts the control interface answers and `focusctl` prints: typed reports, encoded
-/// with sorted keys so the output is stable. Keys are documented in focusctl(1).
+/// with sorted keys so the output is stable. Keys are documented in focusctl(1). Core's own JSON
+/// (`JSONParser`, `JSONWriter`, `JSONValueEncoder`/`Decoder`), written as Foundation's
+/// `JSONEncoder` with `.sortedKeys` and `.withoutEscapingSlashes` wrote it before (issue 16).
 public enum JSONText {
     public static func encode<T: Encodable>(_ value: T) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value) else { return "null" }
-        return String(decoding: data, as: UTF8.self)
+        guard let json = try? JSONValueEncoder().encode(value) else { return "null" }
+        return JSONWriter.write(json, sortedKeys: true)
     }
 
-    public static func decode<T: Decodable>(_ type: T.Type, from text: String) throws -> T {
-        try JSONDecoder().decode(type, from: Data(text.utf8))
+    public static func decode<T: Decodable>(_ type: T.Type, from text: String,
+                                            limits: JSONParser.Limits = .standard) throws -> T {
+        try decode(type, from: Array(text.utf8), limits: limits)
+    }
+
+    public static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8],
+                                            limits: JSONParser.Limits = .standard) throws -> T {
+        try JSONValueDecoder().decode(type, from: try JSONParser.parse(bytes, limits: limits))
     }
 
     /// A JSON string literal (for one-line log output).
-    public static func quote(_ text: String) -> String { encode(text) }
+    public static func quote(_ text: String) -> String { JSONWriter.string(text) }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A process's command line, as `/proc/PID/cmdline` tells it: what `--replace` runs again behind
 /// the bridge, and what the one-sentence conflicts suggest to run there.
 public enum ProcessCommandLine {
@@ -31,6 +29,6 @@ public enum ProcessCommandLine {
             ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "-_./:=,+@%".unicodeScalars.contains($0)
         }
         if plain && !argument.isEmpty { return argument }
-        return "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return "'" + argument.replacing("'", with: "'\\''") + "'"
     }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Who a sending process is, read from what Linux tells about it (`/proc/PID/…`).
 ///
 /// The reading of files is the caller's; this type only interprets their text, so it can be
@@ -60,7 +58,7 @@ public struct ProcessIdentity: Equatable, Sendable {
     static func flatpakID(fromInfo text: String) -> String? {
         var inApplication = false
         for rawLine in text.split(whereSeparator: \.isNewline) {
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            let line = rawLine.trimmingBlanks()
             if line.hasPrefix("[") {
                 inApplication = line == "[Application]"
             } else if inApplication, line.hasPrefix("name=") {
@@ -90,7 +88,7 @@ public struct ProcessIdentity: Equatable, Sendable {
         }
         // An application ID holds no dash (systemd escapes it as \x2d); a dash ends the launcher.
         if let dash = name.firstIndex(of: "-") { name = name[name.index(after: dash)...] }
-        let appID = name.replacingOccurrences(of: "\\x2d", with: "-")
+        let appID = String(name.replacing("\\x2d", with: "-"))
         return appID.isEmpty ? nil : appID
     }
 

@@ -1,5 +1,3 @@
-import Foundation
-
 // Share Focus across devices (issue 15): each device writes its own manual Focus change to
 // `DEVICE.json` in a folder a sync engine (Syncthing, Nextcloud, …) keeps the same on every
 // device, and takes the newest change of the others. This file holds the rules, without I/O:
@@ -179,7 +177,7 @@ public enum SharedFocus {
     /// ignored; what it needs must be there, of the right type and within bounds.
     public static func decode(_ bytes: [UInt8], device: String) -> Result<SharedFocusRecord, Unreadable> {
         guard bytes.count <= maxFileBytes else { return .failure(.tooLarge(bytes.count)) }
-        guard isShallowObject(bytes), let wire = try? JSONDecoder().decode(Wire.self, from: Data(bytes)) else {
+        guard isShallowObject(bytes), let wire = try? JSONText.decode(Wire.self, from: bytes, limits: .init(maxBytes: maxFileBytes, maxDepth: maxDepth)) else {
             return .failure(.notJSON)
         }
         guard let named = wire.device else { return .failure(.invalid("it has no \"device\"")) }

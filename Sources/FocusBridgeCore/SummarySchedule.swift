@@ -1,16 +1,15 @@
-import Foundation
-
 /// The times of the scheduled summary, as instants.
 public struct SummarySchedule: Sendable {
     public let times: [TimeOfDay]
     public let clock: WallClock
 
-    public init(times: [TimeOfDay], timeZone: TimeZone) {
+    public init(times: [TimeOfDay], timeZone: TimeZoneRules) {
         self.times = times
         clock = WallClock(timeZone: timeZone)
     }
 
-    /// The summary instants in (`after`, `through`], oldest first.
+    /// The summary instants in (`after`, `through`], oldest first, each once (a day the zone
+    /// skips whole moves its times onto the next day's).
     public func instants(after: Instant, through: Instant) -> [Instant] {
         guard !times.isEmpty, through > after else { return [] }
         var result: [Instant] = []
@@ -24,7 +23,9 @@ public struct SummarySchedule: Sendable {
             if day == last { break }
             day = clock.day(day, plus: 1)
         }
-        return result.sorted()
+        var once: [Instant] = []
+        for instant in result.sorted() where instant != once.last { once.append(instant) }
+        return once
     }
 
     /// The first summary instant after `date`.

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The times FocusBridge accepts from outside (a command line, a D-Bus call, the state file read
 /// back). Everything past these bounds is refused at the door or discarded when read, so no
 /// later arithmetic (calendars, timers, `Int64` milliseconds) ever sees an absurd value.

@@ -1,5 +1,3 @@
-import Foundation
-
 /// What the tray switch shows (focus-bridge(1), TRAY): the icon, the tooltip and the menu, made
 /// from the bridge's state alone. The server turns it into a StatusNotifierItem and a
 /// `com.canonical.dbusmenu` menu.
@@ -64,7 +62,7 @@ public struct TrayModel: Equatable, Sendable {
     /// The menu's items in order (children of the root, ID 0).
     public var items: [Item]
 
-    public init(_ state: State, now: Instant, timeZone: TimeZone) {
+    public init(_ state: State, now: Instant, timeZone: TimeZoneRules) {
         look = state.activeFocus != nil ? .focus : state.silent ? .silent : .none
         iconName = switch look { case .focus: Self.focusIcon; case .silent: Self.silentIcon; case .none: Self.idleIcon }
         var lines: [String] = []
@@ -109,16 +107,16 @@ public struct TrayModel: Equatable, Sendable {
     }
 
     /// `HH:MM` today, `Www HH:MM` within a week, else `YYYY-MM-DD HH:MM`, local time.
-    static func time(_ date: Instant, now: Instant, timeZone: TimeZone) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .weekday], from: date.date)
-        let clock = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
-        if calendar.isDate(date.date, inSameDayAs: now.date) { return clock }
+    static func time(_ date: Instant, now: Instant, timeZone: TimeZoneRules) -> String {
+        let wallClock = WallClock(timeZone: timeZone)
+        let local = wallClock.localTime(of: date)
+        let clock = String.zeroPadded(local.hour, width: 2) + ":" + String.zeroPadded(local.minute, width: 2)
+        if local.day == wallClock.day(of: now) { return clock }
         if date > now, date.timeIntervalSince(now) < 6 * 86_400 {
             let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-            return "\(days[((parts.weekday ?? 1) - 1 + 7) % 7]) \(clock)"
+            return "\(days[local.weekday]) \(clock)"
         }
-        return String(format: "%04d-%02d-%02d ", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0) + clock
+        return String.zeroPadded(local.day.year, width: 4) + "-" + String.zeroPadded(local.day.month, width: 2) + "-"
+            + String.zeroPadded(local.day.day, width: 2) + " " + clock
     }
 }

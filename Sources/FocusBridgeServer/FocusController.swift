@@ -1,3 +1,4 @@
+import FocusBridgeConfig
 import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeStore
@@ -12,7 +13,7 @@ final class FocusController {
     private let store: Store
     private let logger: Logger
     private let clock: Clock
-    let timeZone: TimeZone
+    let timeZone: TimeZoneRules
     private(set) var manual: ManualFocus?
     /// The Focus the windows turn on (`while-fullscreen`, `while-focused`), from `windows`.
     private var trigger = WindowTrigger()
@@ -28,7 +29,7 @@ final class FocusController {
         let description: String
     }
 
-    init(bridge: Bridge, store: Store, clock: Clock = SystemClock(), timeZone: TimeZone = .current, logger: Logger) {
+    init(bridge: Bridge, store: Store, clock: Clock = SystemClock(), timeZone: TimeZoneRules = SystemTimeZone.current(), logger: Logger) {
         self.bridge = bridge
         self.store = store
         self.clock = clock
@@ -46,7 +47,7 @@ final class FocusController {
             return nil
         }
         guard let text, text != "null" else { return nil }
-        guard let manual = try? JSONDecoder().decode(ManualFocus.self, from: Data(text.utf8)), manual.isPlausible else {
+        guard let manual = try? JSONText.decode(ManualFocus.self, from: text), manual.isPlausible else {
             logger.warning("the stored manual Focus is not valid (\(text.prefix(200))); it is discarded")
             try? store.setSetting("manual-focus", "null")
             return nil
@@ -187,7 +188,7 @@ final class FocusController {
         manual = change
         do {
             if let change {
-                try store.setSetting("manual-focus", String(decoding: try JSONEncoder().encode(change), as: UTF8.self))
+                try store.setSetting("manual-focus", JSONWriter.write(try JSONValueEncoder().encode(change)))
             } else {
                 try store.setSetting("manual-focus", "null")
             }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FocusBridgeConfig
 import FocusBridgeCore
 import FocusBridgeDBus
 import Foundation
@@ -132,7 +133,7 @@ struct MuteCommand: ParsableCommand {
         let (seconds, untilText) = time.checked()
         let now = Instant()
         var until = now.addingTimeInterval(seconds == 0 ? 3600 : seconds)
-        if let untilText, let next = DurationText.nextTime(untilText, after: now, timeZone: .current) { until = next }
+        if let untilText, let next = DurationText.nextTime(untilText, after: now, timeZone: SystemTimeZone.current()) { until = next }
         if until.timeIntervalSince(now) > MuteList.longest {
             ControlClient.fail("focusctl: a mute lasts a week at most.", code: 1)
         }

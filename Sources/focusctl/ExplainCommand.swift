@@ -79,7 +79,7 @@ struct ExplainCommand: ParsableCommand {
             }
             do {
                 let decision = try Explanation.decide(request, context: PolicyContext(settings: configuration.policy),
-                                                      timeZone: .current)
+                                                      timeZone: SystemTimeZone.current())
                 result = DecisionReport(decision)
             } catch {
                 ControlClient.fail("focusctl: \(error.description)", code: 1)

@@ -3,12 +3,14 @@ import Foundation
 import XCTest
 
 final class FocusEngineTests: XCTestCase {
-    private let berlin = TimeZone(identifier: "Europe/Berlin")!
+    private let berlin = zone("Europe/Berlin")
+    /// For reading the tests' times: Foundation's own Berlin.
+    private let foundationBerlin = TimeZone(identifier: "Europe/Berlin")!
 
     private func date(_ text: String, _ zone: TimeZone? = nil) -> Instant {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone ?? berlin
+        formatter.timeZone = zone ?? foundationBerlin
         formatter.dateFormat = "yyyy-MM-dd HH:mm"
         return Instant(timeIntervalSince1970: formatter.date(from: text)!.timeIntervalSince1970)
     }
@@ -146,6 +148,18 @@ final class FocusEngineTests: XCTestCase {
         // Asleep from 07:00 to 19:00: both times were missed and are caught up.
         XCTAssertEqual(schedule.instants(after: date("2026-11-16 07:00"), through: date("2026-11-16 19:00")),
                        [date("2026-11-16 08:00"), date("2026-11-16 18:00")])
+    }
+
+    /// Samoa skipped 2011-12-30 (from UTC−10 to UTC+14): that day's times fall in the gap and
+    /// move forward by it, onto the 31st; each summary instant is still given once.
+    func testADaySkippedWholeGivesEachSummaryOnce() {
+        let apia = zone("Pacific/Apia")
+        let schedule = SummarySchedule(times: [TimeOfDay("08:00")!], timeZone: apia)
+        let after = Instant(timeIntervalSince1970: 1_325_066_400)  // 2011-12-28 00:00 local (UTC−10)
+        let instants = schedule.instants(after: after, through: after + 5 * 86_400)
+        XCTAssertEqual(instants, Array(Set(instants)).sorted(), "no instant twice")
+        let clock = WallClock(timeZone: apia)
+        XCTAssertEqual(instants.map { clock.day(of: $0).day }, [28, 29, 31, 1, 2])
     }
 
     func testTheDigest() {

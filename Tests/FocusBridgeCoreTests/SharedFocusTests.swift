@@ -307,7 +307,7 @@ final class SharedFocusTests: XCTestCase {
 
     func testASharedManualChangeShowsItsDevice() {
         let work = FocusProfile(name: "work")
-        let engine = FocusEngine(focuses: [work], timeZone: TimeZone(identifier: "UTC")!)
+        let engine = FocusEngine(focuses: [work], timeZone: TimeZoneRules.utc)
         let shared = ManualFocus(state: .on("work"), since: at(0), until: nil, device: "laptop")
         XCTAssertEqual(engine.active(at: at(1), manual: shared)?.source, .shared)
         XCTAssertEqual(engine.active(at: at(1), manual: shared)?.device, "laptop")

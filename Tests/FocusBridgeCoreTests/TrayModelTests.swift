@@ -3,7 +3,7 @@ import Foundation
 import XCTest
 
 final class TrayModelTests: XCTestCase {
-    private let utc = TimeZone(identifier: "UTC")!
+    private let utc = TimeZoneRules.utc
     private let now = Instant(timeIntervalSince1970: 1_790_000_000) // 2026-09-21 14:13:20 UTC, a Monday
 
     func testNoFocusShowsTheIdleIconAndOffChecked() {

@@ -68,7 +68,7 @@ final class WindowTests: XCTestCase {
         XCTAssertTrue(trigger.update(WindowState(focused: FocusedWindow(names: ["Zoom"])), focuses: focuses, at: now))
         XCTAssertEqual(trigger.on?.reason, "while Zoom is focused")
 
-        let engine = FocusEngine(focuses: focuses, timeZone: TimeZone(identifier: "UTC")!)
+        let engine = FocusEngine(focuses: focuses, timeZone: TimeZoneRules.utc)
         XCTAssertEqual(engine.active(at: now, manual: nil, window: trigger.on)?.source, .window)
         let off = ManualFocus(state: .off, since: now, until: nil)
         XCTAssertNil(engine.active(at: now, manual: off, window: trigger.on), "a manual change wins")

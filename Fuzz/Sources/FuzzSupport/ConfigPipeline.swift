@@ -12,7 +12,7 @@ import Foundation
 public enum ConfigPipeline {
     static let path = "/home/user/.config/focus-bridge/config.toml"
     static let now = Instant(timeIntervalSince1970: 1_800_000_000)
-    static let timeZone = TimeZone(identifier: "Europe/Berlin") ?? TimeZone(identifier: "UTC")!
+    static let timeZone = SystemTimeZone.named("Europe/Berlin") ?? .utc
 
     public static func run(bytes: [UInt8]) {
         // Lines end at LF (CR LF ends in one too).

@@ -1,0 +1,29 @@
+// The little of Foundation's string API Core used, written out on the standard library
+// (issue 16: Core links no Foundation). `replacing(_:with:)` and `firstRange(of:)` are the
+// standard library's own.
+
+extension String {
+    /// `value` in decimal with zeros in front to `width` digits (`7` → `07`); what
+    /// `String(format: "%02d")` did (the width counts a minus sign, as printf's does).
+    static func zeroPadded(_ value: Int, width: Int) -> String {
+        let digits = String(value.magnitude)
+        let padding = String(repeating: "0", count: Swift.max(0, width - digits.count - (value < 0 ? 1 : 0)))
+        return (value < 0 ? "-" : "") + padding + digits
+    }
+}
+
+extension StringProtocol {
+    /// Without the spaces and tabs at either end: what `trimmingCharacters(in: .whitespaces)`
+    /// did (tab and Unicode's space separators, not line breaks).
+    func trimmingBlanks() -> String {
+        func isBlank(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
+        }
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isBlank($0) }),
+              let last = scalars.lastIndex(where: { !isBlank($0) }) else { return "" }
+        var text = ""
+        text.unicodeScalars.append(contentsOf: scalars[first...last])
+        return text
+    }
+}
