@@ -2,7 +2,6 @@ import FocusBridgeConfig
 import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeStore
-import Foundation
 import Logging
 
 /// Keeps the Focus state and the scheduled summary on time: evaluates the schedules and the
