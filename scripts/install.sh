@@ -23,10 +23,11 @@
 #                   else SYSCONFDIR/xdg/autostart
 #   STRIP           program that strips the installed binaries; empty keeps symbols
 #
-# The completion scripts are generated from the binaries being installed
+# focusctl's completion scripts are generated from the binary being installed
 # (swift-argument-parser's --generate-completion-script), so they always match
-# the commands those binaries have. @bindir@ in the unit, the activation file
-# and the autostart entry becomes BINDIR (without DESTDIR).
+# the commands it has; focus-bridge, which has no argument-parser (issue 16),
+# has its few options completed by the scripts in completions/. @bindir@ in the
+# unit, the activation file and the autostart entry becomes BINDIR (without DESTDIR).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -89,11 +90,12 @@ manifest() {
     echo "0644 man/focus-bridge.1 $MANDIR/man1/focus-bridge.1"
     echo "0644 man/focusctl.1 $MANDIR/man1/focusctl.1"
     echo "0644 man/focus-bridge.toml.5 $MANDIR/man5/focus-bridge.toml.5"
-    for p in "${programs[@]}"; do
-        echo "0644 completion:bash:$p $BASHCOMPDIR/$p"
-        echo "0644 completion:zsh:$p $ZSHCOMPDIR/_$p"
-        echo "0644 completion:fish:$p $FISHCOMPDIR/$p.fish"
-    done
+    echo "0644 completions/focus-bridge.bash $BASHCOMPDIR/focus-bridge"
+    echo "0644 completions/_focus-bridge $ZSHCOMPDIR/_focus-bridge"
+    echo "0644 completions/focus-bridge.fish $FISHCOMPDIR/focus-bridge.fish"
+    echo "0644 completion:bash:focusctl $BASHCOMPDIR/focusctl"
+    echo "0644 completion:zsh:focusctl $ZSHCOMPDIR/_focusctl"
+    echo "0644 completion:fish:focusctl $FISHCOMPDIR/focusctl.fish"
     echo "0644 subst:Config/focus-bridge.service $UNITDIR/focus-bridge.service"
     echo "0644 subst:Config/focus-bridge.desktop $AUTOSTARTDIR/focus-bridge.desktop"
     echo "0644 subst:dbus/org.freedesktop.Notifications.service $DBUSSERVICEDIR/org.freedesktop.Notifications.service"

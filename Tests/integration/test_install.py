@@ -132,6 +132,49 @@ def check_completions(root, files, tmp_path):
             assert "--help" in r.stdout or "--version" in r.stdout, r.stdout
 
 
+def uncommented(path):
+    return "\n".join(line for line in path.read_text(encoding="utf-8").splitlines() if not line.lstrip().startswith("#"))
+
+
+def test_focus_bridge_completions_offer_what_its_help_lists(built, tmp_path):
+    """focus-bridge's completion scripts are written by hand (completions/; focusctl's are
+    generated): each names exactly the options `focus-bridge --help` lists, and offers the modes
+    of --downstream it lists."""
+    out = subprocess.run([str(built / "focus-bridge"), "--help"], capture_output=True, text=True, timeout=30).stdout
+    section = re.search(r"^OPTIONS:\n(.*?)(?:\n\n|\Z)", out, re.S | re.M).group(1)
+    options = set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", section))
+    assert {"--config", "--downstream", "--replace", "--help", "--version"} <= options, out
+    modes = re.search(r"Where delivered notifications go: ([a-z, ]+)\.", " ".join(section.split())).group(1)
+    modes = re.split(r", | or ", modes)
+    assert "spawn" in modes and "log" in modes, modes
+
+    folder = ROOT / "completions"
+    long_option = r"(?<![\w-])(--[a-z][a-z-]*)"
+    assert set(re.findall(long_option, uncommented(folder / "focus-bridge.bash"))) == options
+    assert set(re.findall(long_option, uncommented(folder / "_focus-bridge"))) == options
+    assert {"--" + o for o in re.findall(r"^complete .*? -l ([a-z-]+)", uncommented(folder / "focus-bridge.fish"), re.M)} == options
+
+    def bash(*words):
+        script = ('source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _focus_bridge; '
+                  'printf "%s\\n" "${COMPREPLY[@]}"')
+        r = subprocess.run(["bash", "-c", script, "bash", str(folder / "focus-bridge.bash"), "focus-bridge", *words],
+                           capture_output=True, text=True, timeout=30)
+        assert r.returncode == 0 and r.stderr == "", r.stderr
+        return r.stdout.split()
+    assert set(bash("-")) == options | {"-h", "--"}
+    assert bash("--downstream", "") == modes
+    assert bash("--downstream", "=", "s") == ["spawn"]
+    # After `--`: the daemon command (a command name, then not focus-bridge's options).
+    assert "bash" in bash("--replace", "--", "bas") and bash("--", "bash", "--") == []
+
+    if shutil.which("fish"):
+        r = subprocess.run(["fish", "--no-config", "-c", 'source $argv[1]; and complete -C "focus-bridge --downstream "',
+                            str(folder / "focus-bridge.fish")], capture_output=True, text=True, timeout=30,
+                           env=clean_env(HOME=str(tmp_path)))
+        assert r.returncode == 0 and r.stderr == "", r.stderr
+        assert sorted(line.split("\t")[0] for line in r.stdout.splitlines()) == sorted(modes), r.stdout
+
+
 def test_install_into_destdir_is_exactly_the_documented_files(built, tmp_path):
     destdir = tmp_path / "stage"
     destdir.mkdir()
