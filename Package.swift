@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "FocusBridgeDBusTests", dependencies: ["FocusBridgeDBus", "CGLib", "FocusBridgeTestSupport"]),
         .testTarget(name: "FocusBridgeServerTests", dependencies: [
             "FocusBridgeServer", "FocusBridgeConfig", "FocusBridgeCore", "FocusBridgeStore", "FocusBridgeDBus",
-            .product(name: "Logging", package: "swift-log"),
+            "FocusBridgeTestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
         // What more than one test target uses: exit tests (a test part run in a child process).
         .target(name: "FocusBridgeTestSupport", path: "Tests/FocusBridgeTestSupport"),
