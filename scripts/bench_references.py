@@ -226,6 +226,7 @@ def annotate(path, inclusive):
 GROUPS = [  # (group, regex over the function's name, regex over its object file); first match wins
     ("GVariant (GLib)", r"g_variant", None),
     ("GDBus, GLib main loop, worker hand-offs (GIO/GLib/GObject)", None, r"libgio|libglib|libgobject|libgmodule"),
+    ("sd-bus (libsystemd)", None, r"libsystemd"),
     ("SQLite (C library)", r"sqlite3", r"libsqlite"),
     ("GRDB (SQLite wrapper)", r"^\$s4GRDB", None),
     # by the module a Swift symbol belongs to: a specialisation of the standard library's

@@ -158,7 +158,8 @@ final class Bridge {
             held.hold(item)
             badges.counted(id, app: app)
             // Durable before the caller hears the ID.
-            commit.hold(Store.Hold(item: item, payloadType: arguments.all.typeString, payload: arguments.all.bytes)) {
+            let stored = arguments.all // GVariant's serialised form, as the store has always kept it
+            commit.hold(Store.Hold(item: item, payloadType: stored.typeString, payload: stored.bytes)) {
                 [weak self] in
                 // The store refused it: delivering is better than losing it.
                 self?.held.forget(id)

@@ -29,11 +29,13 @@ enum NotificationsInterface {
         }
     }
 
+    /// The methods served and the signature of their arguments.
+    private static let servedSignatures = ["Notify": "susssasa{sv}i", "CloseNotification": "u", "GetCapabilities": "",
+                                           "GetServerInformation": ""]
+
     private static func served(_ call: IncomingCall, _ member: String, _ bridge: Bridge) {
         let message = call.message
-        let expected = ["Notify": "susssasa{sv}i", "CloseNotification": "u", "GetCapabilities": "",
-                        "GetServerInformation": ""]
-        guard let signature = expected[member] else {
+        guard let signature = servedSignatures[member] else {
             return call.fail(DBusError(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "No such method '\(member)'"))
         }
         guard message.signature == signature else {
