@@ -13,6 +13,7 @@ public final class SdBusConnection {
     /// Slots (objects, filters, matches) live as long as the connection, with their closures.
     private var slots: [OpaquePointer] = []
     private var boxes: [AnyObject] = []
+    private var matches: [Match] = []
     private var closeHandlers: [() -> Void] = []
 
     private init(bus: OpaquePointer) {
@@ -22,6 +23,7 @@ public final class SdBusConnection {
 
     deinit {
         source?.destroy()
+        for match in matches { match.cancel() }
         for slot in slots { sd_bus_slot_unref(slot) }
         sd_bus_flush_close_unref(bus)
     }
@@ -173,8 +175,14 @@ public final class SdBusConnection {
 
     // MARK: Signals
 
-    /// Receives the messages matching `rule` (D-Bus match rule syntax), installed asynchronously.
+    /// Receives the messages matching `rule` (D-Bus match rule syntax), installed asynchronously,
+    /// for as long as the connection lives.
     public func match(_ rule: String, _ handler: @escaping (BusMessage) -> Void) throws(DBusError) {
+        _ = try cancellableMatch(rule, handler)
+    }
+
+    /// The same, until `cancel()` on the result (the match rule is then removed from the bus).
+    public func cancellableMatch(_ rule: String, _ handler: @escaping (BusMessage) -> Void) throws(DBusError) -> Match {
         typealias Handler = (BusMessage) -> Void
         let box = CallbackBox<Handler>(handler)
         var slot: OpaquePointer?
@@ -182,7 +190,24 @@ public final class SdBusConnection {
             CallbackBox<Handler>.borrow(data)(BusMessage(borrowing: message!))
             return 0
         }, nil, Unmanaged.passUnretained(box).toOpaque()), "match \(rule)")
-        keep(slot, box)
+        let match = Match(slot: slot, box: box)
+        matches.append(match)
+        return match
+    }
+
+    /// A match rule and its handler; `cancel()` ends it (the connection ends it at the latest).
+    public final class Match {
+        private var slot: OpaquePointer?
+        private var box: AnyObject?
+        init(slot: OpaquePointer?, box: AnyObject) {
+            self.slot = slot
+            self.box = box
+        }
+        public func cancel() {
+            if let slot { sd_bus_slot_unref(slot) }
+            slot = nil
+            box = nil
+        }
     }
 
     /// Watches who owns `name`: `changed` gets the unique owner, or nil when it has none; the

@@ -9,7 +9,9 @@ import Logging
 /// name (GDBus proxies call a service by its owner's unique name). Each call is sent to the same
 /// name, path, interface and method on the session bus (which starts the service there when it
 /// is activatable) and its reply or error goes back; the signals the service emits on the
-/// session bus are emitted again on the private bus, from the name's owner there.
+/// session bus are emitted again on the private bus, from the name's owner there. They are
+/// heard on the connection that takes `Notify` (sd-bus), so that a setting the service
+/// announces (xfconf's Do Not Disturb) is passed on before a `Notify` that came after it.
 ///
 /// Only connections on the private bus reach the relay, and that bus admits the user's own
 /// processes only: nobody gains a way into the session who did not have one.
@@ -17,29 +19,32 @@ final class SessionRelay {
     let name: String
     private let connection: BusConnection
     private let session: BusConnection
-    private var subscription: UInt32 = 0
+    /// The session bus connection that takes `Notify`: the service's signals are heard here.
+    private let signals: SdBusConnection
+    private var subscription: SdBusConnection.Match?
     /// Calls relayed and not yet answered; past `maxInFlight` more are refused at once, so a
     /// hung service cannot make the bridge keep an unbounded pile of them.
     private var inFlight = 0
     static let maxInFlight = 64
 
-    private init(name: String, connection: BusConnection, session: BusConnection) {
+    private init(name: String, connection: BusConnection, session: BusConnection, signals: SdBusConnection) {
         self.name = name
         self.connection = connection
         self.session = session
+        self.signals = signals
     }
 
     /// Relays each of `names` from `session` onto the bus at `privateAddress`; a name that cannot
     /// be owned there is logged and left out. Call before the daemon starts: it looks for these
     /// services as it starts.
-    static func start(names: [String], privateAddress: String, session: BusConnection,
+    static func start(names: [String], privateAddress: String, session: BusConnection, signals: SdBusConnection,
                       logger: Logger) -> [SessionRelay] {
         var relays: [SessionRelay] = []
         var seen = Set<String>()
         for name in names where seen.insert(name).inserted {
             do {
                 let connection = try BusConnection.connect(address: privateAddress)
-                let relay = SessionRelay(name: name, connection: connection, session: session)
+                let relay = SessionRelay(name: name, connection: connection, session: session, signals: signals)
                 try relay.install()
                 relays.append(relay)
             } catch {
@@ -55,12 +60,21 @@ final class SessionRelay {
     /// Diverts every call first, then takes the name: no call can arrive unrelayed.
     private func install() throws(DBusError) {
         connection.divertIncomingCalls(where: { _ in true }, to: { [weak self] call in self?.relay(call) })
-        subscription = session.subscribe(sender: name) { [weak self] signal in self?.emit(signal) }
         switch try connection.requestName(name) {
         case .primaryOwner, .alreadyOwner: break
         case .exists, .inQueue:
-            session.unsubscribe(subscription)
             throw DBusError(name: DBusError.failed, message: "another connection owns it on that bus")
+        }
+        // Signals come from the service's unique name: follow who owns the name.
+        try signals.watchName(name) { [weak self] owner in self?.follow(owner) }
+    }
+
+    private func follow(_ owner: String?) {
+        subscription?.cancel()
+        subscription = nil
+        guard let owner else { return }
+        subscription = try? signals.cancellableMatch("type='signal',sender='\(owner)'") { [weak self] signal in
+            self?.emit(signal)
         }
     }
 
@@ -89,8 +103,9 @@ final class SessionRelay {
     }
 
     /// A signal of the service on the session bus, emitted again on the private bus.
-    private func emit(_ signal: Signal) {
-        connection.emitSignal(destination: nil, path: signal.path, interface: signal.interface,
-                              name: signal.member, signal.parameters)
+    private func emit(_ signal: BusMessage) {
+        guard let path = signal.path, let interface = signal.interface, let member = signal.member,
+              let body = try? signal.readBody() else { return }
+        connection.emitSignal(destination: nil, path: path, interface: interface, name: member, body)
     }
 }
