@@ -175,7 +175,8 @@ public final class BusMessage: @unchecked Sendable {
         try check(peeked, "peek")
         guard peeked > 0 else { return 0 }
         let signature = contents.map { String(cString: $0) }
-        if type == code("a"), let signature, signature.count == 1, let size = Self.fixedSize[signature.first!] {
+        // Arrays of fixed-size numbers in one piece (`ah` is not one: its elements index descriptors).
+        if type == code("a"), let signature, signature.count == 1, signature != "h", let size = Self.fixedSize[signature.first!] {
             var data: UnsafeRawPointer?
             var bytes = 0
             try check(sd_bus_message_read_array(pointer, CChar(Int8(bitPattern: signature.utf8.first!)), &data, &bytes), "read a\(signature)")

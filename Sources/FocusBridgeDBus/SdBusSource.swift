@@ -19,6 +19,7 @@ final class SdBusSource {
         state.pointee.closed = CallbackBox(closed).retainedPointer()
         tag = g_source_add_unix_fd(source, sd_bus_get_fd(bus), G_IO_IN)
         state.pointee.tag = tag
+        state.pointee.condition = G_IO_IN.rawValue
         g_source_set_can_recurse(source, 0)
         g_source_attach(source, nil)
     }
@@ -40,7 +41,11 @@ final class SdBusSource {
             var condition = G_IO_HUP.rawValue | G_IO_ERR.rawValue
             if events & Int32(POLLIN) != 0 { condition |= G_IO_IN.rawValue }
             if events & Int32(POLLOUT) != 0 { condition |= G_IO_OUT.rawValue }
-            g_source_modify_unix_fd(source, state.pointee.tag, GIOCondition(rawValue: condition))
+            // Only a change: modifying the poll set wakes the context up, which would spin the loop.
+            if condition != state.pointee.condition {
+                state.pointee.condition = condition
+                g_source_modify_unix_fd(source, state.pointee.tag, GIOCondition(rawValue: condition))
+            }
             var deadline: UInt64 = 0
             guard sd_bus_get_timeout(bus, &deadline) > 0, deadline != UInt64.max else {
                 timeout?.pointee = -1
@@ -83,6 +88,8 @@ private struct SdBusSourceState {
     var base: GSource
     var bus: OpaquePointer?
     var tag: gpointer?
+    /// The events the descriptor is polled for now (`GIOCondition` bits).
+    var condition: UInt32
     var closed: UnsafeMutableRawPointer?
 
     static func of(_ source: UnsafeMutablePointer<GSource>) -> UnsafeMutablePointer<SdBusSourceState> {
