@@ -279,7 +279,7 @@ public final class BusMessage: @unchecked Sendable {
             if keep(key) {
                 try open("e", "sv")
                 try append(key)
-                try check(sd_bus_message_copy(pointer, source.pointer, 0), "copy v")
+                try copyValue(from: source)
                 try close()
             } else {
                 try source.skip("v")
@@ -288,6 +288,34 @@ public final class BusMessage: @unchecked Sendable {
         }
         try check(sd_bus_message_exit_container(source.pointer), "leave a{sv}")
     }
+
+    /// Copies the next complete value of `source` here. Arrays of fixed-size numbers (image data)
+    /// go in one piece: `sd_bus_message_copy` copies them element by element (a 64×64 image is
+    /// 16,384 reads and appends).
+    func copyValue(from source: BusMessage) throws(DBusError) {
+        var type: CChar = 0
+        var contents: UnsafePointer<CChar>?
+        let peeked = sd_bus_message_peek_type(source.pointer, &type, &contents)
+        try check(peeked, "peek")
+        guard peeked > 0 else { throw DBusError(name: DBusError.invalidArgs, message: "no value left to copy") }
+        guard let contents, [code("a"), code("v"), code("r"), code("e")].contains(type) else {
+            return try check(sd_bus_message_copy(pointer, source.pointer, 0), "copy")
+        }
+        if type == code("a"), contents[0] != 0, contents[1] == 0, Self.trivialArrays.contains(UInt8(bitPattern: contents[0])) {
+            var data: UnsafeRawPointer?
+            var bytes = 0
+            try check(sd_bus_message_read_array(source.pointer, contents[0], &data, &bytes), "read array")
+            return try check(sd_bus_message_append_array(pointer, contents[0], data, bytes), "append array")
+        }
+        try check(sd_bus_message_enter_container(source.pointer, type, contents), "enter")
+        try check(sd_bus_message_open_container(pointer, type, contents), "open")
+        while sd_bus_message_at_end(source.pointer, 0) == 0 { try copyValue(from: source) }
+        try check(sd_bus_message_exit_container(source.pointer), "leave")
+        try check(sd_bus_message_close_container(pointer), "close")
+    }
+
+    /// Element types of the arrays sd-bus reads and writes in one piece (not `h`: descriptors).
+    static let trivialArrays: Set<UInt8> = Set("ybnqiuxtd".utf8)
 
     /// Copies every argument from `source`'s read position to its end (a call passed through).
     public func appendRest(copying source: BusMessage) throws(DBusError) {
