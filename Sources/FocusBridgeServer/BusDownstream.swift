@@ -28,7 +28,7 @@ final class BusDownstream: Downstream {
     /// for it; `FOCUS_BRIDGE_CALL_TIMEOUT_MS` shortens it for tests.
     static let callTimeoutMilliseconds: Int32 = ProcessInfo.processInfo.environment["FOCUS_BRIDGE_CALL_TIMEOUT_MS"]
         .flatMap { Int32($0) }.map { max($0, 1) } ?? 60_000
-    /// A forwarded `Notify` waits as long as the daemon lives (GDBus's G_MAXINT: no time-out): given
+    /// A forwarded `Notify` waits as long as the daemon lives (`Int32.max`: no time-out): given
     /// up earlier, its answer would be lost and with it the ID mapping that closes and actions
     /// need. The bus answers it with an error when the daemon goes away; the in-flight bound (8)
     /// and the queue's bound keep a stalled daemon from costing memory.
