@@ -52,6 +52,24 @@ extension BusMessage {
         return Variant.tuple(values)
     }
 
+    /// The same with the file descriptors its handles index (owned by this message: duplicate
+    /// them to keep them).
+    public func readBody(fileDescriptors: inout [Int32]) throws(DBusError) -> Variant {
+        handleDescriptors = []
+        defer { handleDescriptors = [] }
+        let body = try readBody()
+        fileDescriptors = handleDescriptors
+        return body
+    }
+
+    /// Appends each member of a tuple as one argument, its handles indexing `fileDescriptors`
+    /// (sd-bus duplicates each descriptor it appends).
+    public func appendBody(_ tuple: Variant, fileDescriptors: [Int32]) throws(DBusError) {
+        handleDescriptors = fileDescriptors
+        defer { handleDescriptors = [] }
+        try appendBody(tuple)
+    }
+
     private func readChildren(_ type: CChar, _ contents: String) throws(DBusError) -> [Variant] {
         try check(sd_bus_message_enter_container(pointer, type, contents), "enter")
         var children: [Variant] = []
@@ -85,9 +103,11 @@ extension BusMessage {
         case code("t"): return Variant(owning: g_variant_new_uint64(try read(guint64(0))))
         case code("d"): return Variant(owning: g_variant_new_double(try read(Double(0))))
         case code("h"):
-            // The descriptor itself stays with the message: a stored copy keeps only its place.
-            _ = try read(Int32(0))
-            return Variant(owning: g_variant_new_handle(0))
+            // The descriptor stays with the message; the handle is its place in the list read
+            // beside the body (`readBody(fileDescriptors:)`), or 0 in a stored copy.
+            let fd = try read(Int32(0))
+            handleDescriptors.append(fd)
+            return Variant(owning: g_variant_new_handle(gint32(handleDescriptors.count - 1)))
         default:
             throw DBusError(name: DBusError.invalidArgs, message: "unknown type code \(type)")
         }
@@ -147,7 +167,12 @@ extension BusMessage {
         case "x": try appendScalar(g_variant_get_int64(p), type)
         case "t": try appendScalar(g_variant_get_uint64(p), type)
         case "d": try appendScalar(g_variant_get_double(p), type)
-        case "h": throw DBusError(name: DBusError.invalidArgs, message: "a stored file descriptor cannot be sent again")
+        case "h":
+            let index = Int(g_variant_get_handle(p))
+            guard handleDescriptors.indices.contains(index) else {
+                throw DBusError(name: DBusError.invalidArgs, message: "a file descriptor not passed with the message cannot be sent")
+            }
+            try appendScalar(handleDescriptors[index], type)
         default: throw DBusError(name: DBusError.invalidArgs, message: "unknown type \(type)")
         }
     }

@@ -12,6 +12,10 @@ public final class BusMessage: @unchecked Sendable {
     /// The wrapped `sd_bus_message *`, one reference owned for the lifetime of this object.
     let pointer: OpaquePointer
 
+    /// The file descriptors a conversion to or from GVariant uses: a `Variant`'s handles (`h`)
+    /// are indexes into a list that travels beside the body.
+    var handleDescriptors: [Int32] = []
+
     /// Takes over a reference the caller owns (fresh from an `sd_bus_message_new_*`).
     init(owning pointer: OpaquePointer) { self.pointer = pointer }
 
@@ -62,6 +66,9 @@ public final class BusMessage: @unchecked Sendable {
     public func isMethodCall(interface: String?, member: String?) -> Bool {
         sd_bus_message_is_method_call(pointer, interface, member) > 0
     }
+
+    /// Marks a call as expecting no reply (NO_REPLY_EXPECTED), as the call it passes on did.
+    public func expectNoReply() throws(DBusError) { try check(sd_bus_message_set_expect_reply(pointer, 0), "no reply") }
 
     public func hasSignature(_ signature: String) -> Bool { sd_bus_message_has_signature(pointer, signature) > 0 }
 

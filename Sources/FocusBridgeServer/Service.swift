@@ -177,7 +177,7 @@ public final class Service {
         downstream.start()
         if let privateBus {
             sessionRelays = SessionRelay.start(names: settings.sessionNames, privateAddress: privateBus.address,
-                                               session: session, signals: notifications, logger: logger)
+                                               session: notifications, logger: logger)
         }
         daemon?.start()
         focus.start()

@@ -120,6 +120,28 @@ final class SdBusTests: XCTestCase {
         }
     }
 
+    func testFileDescriptorsTravelBesideAConvertedBody() throws {
+        let connection = try SdBusConnection.connect(address: bus.address)
+        var ends: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&ends), 0)
+        defer { close(ends[0]); close(ends[1]) }
+        let body = Variant.tuple([.string("x"), Variant.parse("handle 0")!])
+        let unsent = try sealed(connection) { m throws(DBusError) in try m.append("y") }
+        XCTAssertNotNil(unsent)
+        let message = try connection.methodCall(":1.0", Self.path, "org.example.Test", "Echo")
+        XCTAssertThrowsError(try message.appendBody(body), "a handle without its descriptor")
+        let withFD = try sealed(connection) { m throws(DBusError) in try m.appendBody(body, fileDescriptors: [ends[0]]) }
+        var fds: [Int32] = []
+        let read = try withFD.readBody(fileDescriptors: &fds)
+        XCTAssertEqual(read.description, "('x', handle 0)")
+        XCTAssertEqual(fds.count, 1)
+        XCTAssertNotEqual(fds.first, ends[0], "sd-bus keeps a duplicate of its own")
+        XCTAssertEqual(write(ends[1], "z", 1), 1)
+        var byte: UInt8 = 0
+        XCTAssertEqual(Glibc.read(fds[0], &byte, 1), 1)
+        XCTAssertEqual(byte, UInt8(ascii: "z"), "the same pipe")
+    }
+
     func testKeptEntriesAreCopiedByteForByteAndTheOthersLeft() throws {
         let connection = try SdBusConnection.connect(address: bus.address)
         let hints = Variant.parse("{'image-data': <(1, 1, 4, true, 8, 4, [byte 1, 2, 3, 4])>, 'x-focus-level': <'active'>, "

@@ -108,7 +108,7 @@ def test_calls_from_the_private_bus_reach_a_listed_session_service(bridge_factor
     xml = call(private, SERVICE, "Introspect", None, "(s)", iface="org.freedesktop.DBus.Introspectable")[0]
     assert "org.example.SessionService" in xml and 'name="Hold"' in xml
     # the service sees the bridge's session connection calling, not anyone on the private bus
-    assert call(private, SERVICE, "Caller", None, "(s)") == (b.control_name,)
+    assert call(private, SERVICE, "Caller", None, "(s)") == (b.unique_name,)
 
     # a file descriptor travels with the call
     reader, writer = os.pipe()
