@@ -22,6 +22,8 @@ let package = Package(
     targets: [
         // GIO/GLib from libglib2.0-dev, seen through one shim header.
         .systemLibrary(name: "CGLib", pkgConfig: "gio-unix-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        // sd-bus from libsystemd-dev: the bus hot path, seen by FocusBridgeDBus only (SdBus*, BusMessage).
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // SQLite from libsqlite3-dev, seen by FocusBridgeStore only (SQLite.swift, a small typed wrapper).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // libxcb from libxcb1-dev: the window in front on X11 (EWMH properties), seen by X11Windows only.
@@ -37,8 +39,8 @@ let package = Package(
         .target(name: "FocusBridgeConfig", dependencies: ["FocusBridgeCore", "FocusBridgeTOML", "FocusBridgeSystem"]),
         // The SQLite state: history, ID high-water mark.
         .target(name: "FocusBridgeStore", dependencies: ["FocusBridgeCore", "CSQLite", "FocusBridgeSystem"]),
-        // The only layer that touches GLib, GVariant and GDBus.
-        .target(name: "FocusBridgeDBus", dependencies: ["CGLib", "FocusBridgeSystem"]),
+        // The only layer that touches GLib, GVariant, GDBus and sd-bus.
+        .target(name: "FocusBridgeDBus", dependencies: ["CGLib", "CSystemd", "FocusBridgeSystem"]),
         // The running service: wires the core, the store and the bus together.
         .target(name: "FocusBridgeServer", dependencies: [
             "FocusBridgeCore", "FocusBridgeConfig", "FocusBridgeStore", "FocusBridgeDBus", "FocusBridgeSystem", "CXCB",
@@ -72,7 +74,7 @@ let package = Package(
         .testTarget(name: "FocusBridgeDBusTests", dependencies: ["FocusBridgeDBus", "CGLib", "FocusBridgeTestSupport"]),
         .testTarget(name: "FocusBridgeServerTests", dependencies: [
             "FocusBridgeServer", "FocusBridgeConfig", "FocusBridgeCore", "FocusBridgeStore", "FocusBridgeDBus",
-            .product(name: "Logging", package: "swift-log"),
+            "FocusBridgeTestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
         // What more than one test target uses: exit tests (a test part run in a child process).
         .target(name: "FocusBridgeTestSupport", path: "Tests/FocusBridgeTestSupport"),

@@ -16,6 +16,7 @@ packages=(
     libglib2.0-dev      # GIO's GDBus, the GLib main loop, GVariant
     libxcb1-dev         # X11 windows (EWMH): the window in front
     libsqlite3-dev      # SQLite (the store, through Sources/CSQLite)
+    libsystemd-dev      # sd-bus: the bus hot path (through Sources/CSystemd)
     pkg-config
     # bus and tests
     libglib2.0-bin      # gdbus
@@ -96,7 +97,7 @@ packages+=("${interop_packages[@]}")
 # What building and trying it out need (`make build`, `make run`, `make install`): not the
 # daemons, desktops and tools of the test suite (hundreds of megabytes).
 run_packages=(
-    libglib2.0-dev libsqlite3-dev libxcb1-dev pkg-config  # build
+    libglib2.0-dev libsqlite3-dev libxcb1-dev libsystemd-dev pkg-config  # build
     libglib2.0-bin dbus-daemon dbus-bin       # gdbus, the private bus of `make run`
     libnotify-bin                             # notify-send, to send it something
 )
@@ -105,7 +106,7 @@ run_packages=(
 bench_packages=(
     "${run_packages[@]}"
     dunst xvfb                                # focus-bench: through the bridge against dunst
-    gcc libc6-dev libsystemd-dev libdbus-1-dev  # scripts/bench-references.sh
+    gcc libc6-dev libdbus-1-dev               # scripts/bench-references.sh
     valgrind binutils                         # instructions per Notify (callgrind, objcopy)
 )
 if [ "${1:-}" = "--run" ]; then

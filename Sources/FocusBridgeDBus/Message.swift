@@ -52,6 +52,29 @@ public final class Message: @unchecked Sendable {
         return Message(owning: answer)
     }
 
+    /// The file descriptors travelling with the message (its body's handles index them); they
+    /// stay the message's.
+    public var fileDescriptors: [Int32] {
+        guard let list = g_dbus_message_get_unix_fd_list(pointer) else { return [] }
+        var count: Int32 = 0
+        guard let fds = g_unix_fd_list_peek_fds(list, &count) else { return [] }
+        return Array(UnsafeBufferPointer(start: fds, count: Int(count)))
+    }
+
+    /// The reply to this call carrying `body` (a tuple) and duplicates of `fileDescriptors`, for
+    /// an answer that came over sd-bus.
+    public func answer(body: Variant?, fileDescriptors: [Int32] = []) -> Message {
+        let answer = g_dbus_message_new_method_reply(pointer)!
+        if let body { withExtendedLifetime(body) { g_dbus_message_set_body(answer, body.pointer) } }
+        if !fileDescriptors.isEmpty {
+            let list = g_unix_fd_list_new()
+            for fd in fileDescriptors { _ = g_unix_fd_list_append(list, fd, nil) }
+            g_dbus_message_set_unix_fd_list(answer, list)
+            g_object_unref(UnsafeMutableRawPointer(list))
+        }
+        return Message(owning: answer)
+    }
+
     /// An error reply to this call.
     public func answer(error: DBusError) -> Message {
         Message(owning: g_dbus_message_new_method_error_literal(pointer, error.name, error.message))

@@ -16,7 +16,7 @@ extension Bridge: DownstreamEvents {
         let shown = forwarder.daemonGone()
         // The bridge's own notifications vanished with the daemon: digests' items wait again;
         // what a "more from" notification counted ends with it.
-        let ownIDs = Set(shown.filter { $0.connections.contains(bus.uniqueName) }.map(\.id))
+        let ownIDs = Set(shown.filter { $0.connections.contains(ownName) }.map(\.id))
         held.digestsGone(ownIDs)
         for id in ownIDs.sorted() { endMembers(of: id, reason: .undefined) }
         stateChanged()
@@ -36,7 +36,7 @@ extension Bridge: DownstreamEvents {
         case .actionInvoked(_, let key):
             badges.read(entry.id)
             if let quick = QuickAction.action(forKey: key) { return quickAction(quick, on: entry) }
-            if entry.connections.contains(bus.uniqueName) { return ownAction(entry.id, key: key) }
+            if entry.connections.contains(ownName) { return ownAction(entry.id, key: key) }
             signals.actionInvoked(entry.id, key: entry.clientKey(for: key), to: entry.connections)
         case .passOn(let member, _, let text):
             signals.passOn(member, entry.id, text: text, to: entry.connections)

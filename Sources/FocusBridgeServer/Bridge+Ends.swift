@@ -9,7 +9,7 @@ extension Bridge {
         recent.closed(id)
         guard let entry = forwarder.forget(id) else { return }
         // One of the bridge's own: what it stood for ends with it, for the same reason.
-        if entry.connections.contains(bus.uniqueName) { endMembers(of: id, reason: reason) }
+        if entry.connections.contains(ownName) { endMembers(of: id, reason: reason) }
         ended(id, reason: reason, holders: entry.holders)
     }
 

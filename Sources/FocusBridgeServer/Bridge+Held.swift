@@ -60,8 +60,8 @@ extension Bridge {
     func sendOwn(_ id: UInt32, title: String, body: String, actions: [String]) {
         record(HistoryEntry(id: id, app: Self.ownAppName, summary: title, body: body, level: .active,
                             decision: .delivered, received: clock.now))
-        let arguments = NotifyArguments.own(appName: .string(Self.ownAppName),
-                                            appIcon: .string("preferences-system-notifications"),
+        let arguments = NotifyArguments.own(appName: Self.ownAppName,
+                                            appIcon: "preferences-system-notifications",
                                             summary: title, body: body, actions: actions)
         let request = NotificationRequest(appName: Self.ownAppName, summary: title, body: body, actions: actions)
         let app = AppIdentity(key: Self.ownAppName, source: .appName)

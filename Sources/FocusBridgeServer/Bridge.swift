@@ -13,7 +13,10 @@ import Glibc
 final class Bridge {
     static let ownAppName = "FocusBridge"
 
+    /// The session bus over GDBus: who callers are, badges.
     let bus: BusConnection
+    /// The connection that owns `org.freedesktop.Notifications` (sd-bus): the signals to apps.
+    let notificationBus: SdBusConnection
     let senders: SenderDirectory
     let store: Store
     let logger: Logger
@@ -53,9 +56,10 @@ final class Bridge {
     /// Called when something `focusctl status` shows has changed.
     var stateChanged: () -> Void = {}
 
-    init(bus: BusConnection, downstream: Downstream, store: Store, settings: PolicySettings,
-         clock: Clock = SystemClock(), logger: Logger) throws {
+    init(bus: BusConnection, notificationBus: SdBusConnection, downstream: Downstream, store: Store,
+         settings: PolicySettings, clock: Clock = SystemClock(), logger: Logger) throws {
         self.bus = bus
+        self.notificationBus = notificationBus
         self.settings = settings
         flood = FloodGate(limit: settings.general.rateLimit, window: Double(settings.general.rateLimitSeconds))
         silent = try store.setting("silent") == "on"
@@ -69,7 +73,7 @@ final class Bridge {
         held = try HeldRegistry(store: store, commit: commit, failures: failures, logger: logger)
         preferences = AppPreferences(store: store, clock: clock, logger: logger)
         forwarder = Forwarder(downstream: downstream, logger: logger)
-        signals = NotificationSignals(bus: bus)
+        signals = NotificationSignals(bus: notificationBus)
         badges = Badges(bus: bus, settings: settings, logger: logger)
         connect()
         downstream.events = self
@@ -118,17 +122,19 @@ final class Bridge {
     }
 
     /// The bridge itself, as the holder of its own notifications (digests, "N more").
-    var ownCaller: Caller { Caller(connection: bus.uniqueName, userID: getuid()) }
+    var ownCaller: Caller { Caller(connection: ownName, userID: getuid()) }
+    /// The bridge's connection as the holder of its own notifications.
+    var ownName: String { notificationBus.uniqueName }
 
     // MARK: Calls from applications
 
-    func notify(_ call: MethodCall, _ arguments: NotifyArguments) {
+    func notify(_ call: IncomingCall, _ arguments: NotifyArguments) {
         senders.withSender(call.sender) { [self] sender in
             accept(call, arguments, caller: sender.caller(call.sender), process: sender.process)
         }
     }
 
-    private func accept(_ call: MethodCall, _ arguments: NotifyArguments, caller: Caller, process: ProcessIdentity?) {
+    private func accept(_ call: IncomingCall, _ arguments: NotifyArguments, caller: Caller, process: ProcessIdentity?) {
         let notification = arguments.request
         forwarder.handled(0, bytes: arguments.byteCount)
         let app = AppIdentity.resolve(notification, process: process)
@@ -154,7 +160,8 @@ final class Bridge {
             held.hold(item)
             badges.counted(id, app: app)
             // Durable before the caller hears the ID.
-            commit.hold(Store.Hold(item: item, payloadType: arguments.all.typeString, payload: arguments.all.bytes)) {
+            let stored = arguments.all // GVariant's serialised form, as the store has always kept it
+            commit.hold(Store.Hold(item: item, payloadType: stored.typeString, payload: stored.bytes)) {
                 [weak self] in
                 // The store refused it: delivering is better than losing it.
                 self?.held.forget(id)
@@ -197,7 +204,7 @@ final class Bridge {
         return (intake, KeptRequest(notification, decision: intake.decision, context: context, focusName: activeFocus?.name))
     }
 
-    func close(_ call: MethodCall, id: UInt32) {
+    func close(_ call: IncomingCall, id: UInt32) {
         senders.withSender(call.sender) { [self] sender in
             let caller = sender.caller(call.sender)
             // Someone else's ID is treated as unknown: success, no effect.

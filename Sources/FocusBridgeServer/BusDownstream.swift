@@ -8,7 +8,11 @@ import Logging
 final class BusDownstream: Downstream {
     let mode: String
     let target: String
+    /// The daemon's bus over GDBus: its Do Not Disturb, the spawned daemon's name.
     let connection: BusConnection
+    /// The daemon's bus over sd-bus: Notify and the other calls of the interface, the daemon's
+    /// signals (dunst sends them only to the connection that called), the passthrough.
+    private(set) var calls: SdBusConnection
     let daemonName: String
     private(set) var capabilities: [String]?
     private(set) var serverInformation: ServerInformation?
@@ -24,32 +28,43 @@ final class BusDownstream: Downstream {
     /// for it; `FOCUS_BRIDGE_CALL_TIMEOUT_MS` shortens it for tests.
     static let callTimeoutMilliseconds: Int32 = Environment.variable("FOCUS_BRIDGE_CALL_TIMEOUT_MS")
         .flatMap { Int32($0) }.map { max($0, 1) } ?? 60_000
-    /// A forwarded `Notify` waits as long as the daemon lives (GDBus's G_MAXINT: no time-out): given
+    /// A forwarded `Notify` waits as long as the daemon lives (`Int32.max`: no time-out): given
     /// up earlier, its answer would be lost and with it the ID mapping that closes and actions
     /// need. The bus answers it with an error when the daemon goes away; the in-flight bound (8)
     /// and the queue's bound keep a stalled daemon from costing memory.
     static let notifyTimeoutMilliseconds = Int32.max
 
-    init(mode: String, target: String, connection: BusConnection, daemonName: String,
+    init(mode: String, target: String, connection: BusConnection, calls: SdBusConnection, daemonName: String,
          passthroughNames: [String]?, logger: Logger) {
         self.mode = mode
         self.target = target
         self.connection = connection
+        self.calls = calls
         self.daemonName = daemonName
         self.logger = logger
         if let passthroughNames {
-            passthrough = Passthrough(downstream: connection, daemonName: daemonName, extraNames: passthroughNames)
+            passthrough = Passthrough(downstream: calls, daemonName: daemonName, extraNames: passthroughNames)
             // dunstctl, makoctl, swaync-client may have just switched the daemon's own DND.
             passthrough?.answered = { [weak self] in self?.readQuiet() }
         }
     }
 
-    var isConnected: Bool { isReady && owner != nil && !connection.isClosed }
+    var isConnected: Bool { isReady && owner != nil && !calls.isClosed }
 
     /// Subscribes to the daemon's signals and watches its name; again after a reconnect.
     func start() {
-        connection.subscribe { [weak self] signal in self?.received(signal) }
-        connection.watchName(daemonName) { [weak self] owner in self?.ownerChanged(to: owner) }
+        do {
+            try calls.match("type='signal'") { [weak self] signal in self?.received(signal) }
+            try calls.watchName(daemonName) { [weak self] owner in self?.ownerChanged(to: owner) }
+        } catch {
+            logger.error("cannot watch the daemon \(daemonName): \(error)")
+        }
+    }
+
+    /// The daemon's bus is there again: `calls` is the new connection to it (`start` follows).
+    func reconnected(calls: SdBusConnection) {
+        self.calls = calls
+        passthrough?.downstream = calls
     }
 
     /// The connection to the daemon's bus closed: as far as the bridge can tell, the daemon is gone
@@ -76,7 +91,7 @@ final class BusDownstream: Downstream {
     /// again with back-off (0.1 s doubling to 5 s) until it serves, and only then given work,
     /// so clients never see a capability list that is not the daemon's.
     private func fetchCapabilities(from newOwner: String, attempt: Int) {
-        NotificationsInterface.capabilities(on: connection, name: daemonName, timeoutMilliseconds: 5_000) { [weak self] result in
+        NotificationsInterface.capabilities(on: calls, name: daemonName, timeoutMilliseconds: 5_000) { [weak self] result in
             guard let self, self.owner == newOwner else { return }
             switch result {
             case .success(let capabilities):
@@ -106,7 +121,7 @@ final class BusDownstream: Downstream {
 
     /// Asks who the daemon is (apps see its answer as the bridge's), then takes work.
     private func fetchServerInformation(from newOwner: String) {
-        NotificationsInterface.serverInformation(on: connection, name: daemonName, timeoutMilliseconds: 5_000) { [weak self] result in
+        NotificationsInterface.serverInformation(on: calls, name: daemonName, timeoutMilliseconds: 5_000) { [weak self] result in
             guard let self, self.owner == newOwner else { return }
             switch result {
             case .success(let information):
@@ -148,7 +163,7 @@ final class BusDownstream: Downstream {
         }
     }
 
-    private func received(_ signal: Signal) {
+    private func received(_ signal: BusMessage) {
         guard let owner, signal.sender == owner else { return }
         if signal.interface == NotificationsInterface.name {
             if let read = DaemonSignal(signal) { events?.downstreamSignal(read) }
@@ -160,12 +175,12 @@ final class BusDownstream: Downstream {
 
     func notify(_ notification: ForwardedNotification, replacing daemonID: UInt32,
                 completion: @escaping (Result<UInt32, DBusError>) -> Void) {
-        NotificationsInterface.notify(notification, replacing: daemonID, on: connection, name: daemonName,
+        NotificationsInterface.notify(notification, replacing: daemonID, on: calls, name: daemonName,
                                       timeoutMilliseconds: Self.notifyTimeoutMilliseconds, completion: completion)
     }
 
     func close(daemonID: UInt32, bridgeID: UInt32) {
-        NotificationsInterface.closeNotification(daemonID, on: connection, name: daemonName,
+        NotificationsInterface.closeNotification(daemonID, on: calls, name: daemonName,
                                                  timeoutMilliseconds: Self.callTimeoutMilliseconds) { [logger] error in
             if let error { logger.debug("CloseNotification(\(daemonID)): \(error)") }
         }

@@ -53,7 +53,7 @@ final class FloodCollapse {
         groups = groups.filter { $0.value.id != id }
     }
 
-    private func update(_ app: AppIdentity, appName: Variant, icon: Variant, latest: String) {
+    private func update(_ app: AppIdentity, appName: String, icon: String, latest: String) {
         guard let entry = groups[app.key.lowercased()] else { return }
         let title = "\(entry.count) more from \(app.key)"
         let request = NotificationRequest(appName: app.key, summary: title, body: latest,

@@ -49,7 +49,7 @@ final class GroupCommit {
     }
 
     /// Answers `call` with `id` once `history` (and the rest of this pass) is committed.
-    func answer(_ call: MethodCall, id: UInt32, history: HistoryEntry) {
+    func answer(_ call: IncomingCall, id: UInt32, history: HistoryEntry) {
         answer(history: history) { NotificationsInterface.reply(call, id: id) }
     }
 

@@ -18,8 +18,8 @@ final class LogDownstream: Downstream {
     func notify(_ notification: ForwardedNotification, replacing daemonID: UInt32,
                 completion: @escaping (Result<UInt32, DBusError>) -> Void) {
         let line = "notify id=\(notification.id) app=\(JSONText.quote(notification.appKey)) "
-            + "level=\(notification.level.rawValue) summary=\(JSONText.quote(notification.summary.string ?? "")) "
-            + "body=\(JSONText.quote(notification.body.string ?? ""))"
+            + "level=\(notification.level.rawValue) summary=\(JSONText.quote(notification.summary)) "
+            + "body=\(JSONText.quote(notification.body))"
         Self.write(line)
         completion(.success(notification.id))
     }

@@ -9,47 +9,112 @@ enum NotificationsInterface {
     static let name = "org.freedesktop.Notifications"
     static let path = "/org/freedesktop/Notifications"
     static let notifySignature = "(susssasa{sv}i)"
+    static let introspectable = "org.freedesktop.DBus.Introspectable"
+    static let properties = "org.freedesktop.DBus.Properties"
 
-    static func export(on bus: BusConnection, to bridge: Bridge) throws(DBusError) {
-        try bus.export(path: path, interfaceXML: EmbeddedFiles.notificationsXML, interface: name) { call in
-            switch call.methodName {
-            case "Notify": bridge.notify(call, NotifyArguments(call.parameters))
-            case "CloseNotification": bridge.close(call, id: call.parameters.child(0).uint32 ?? 0)
-            case "GetCapabilities": call.reply(.tuple([.strings(bridge.capabilities)]))
-            case "GetServerInformation":
-                let info = bridge.serverInformation
-                call.reply(.tuple([.string(info.name), .string(info.vendor), .string(info.version),
-                                   .string(info.specVersion)]))
-            default:
-                call.fail(DBusError(name: "org.freedesktop.DBus.Error.UnknownMethod",
-                                    message: "no method \(call.methodName)"))
+    /// Serves the interface at `path` on the sd-bus connection: the methods, Introspect (the
+    /// embedded XML) and Properties (it has none), as GDBus answered them before. Peer is
+    /// sd-bus's own; other interfaces are the passthrough's or unknown.
+    static func export(on bus: SdBusConnection, to bridge: Bridge) throws(DBusError) {
+        try bus.serve(path: path) { message in
+            guard message.kind == .methodCall, let member = message.member else { return false }
+            switch message.interface {
+            case name?: served(IncomingCall(message), member, bridge)
+            case introspectable? where member == "Introspect":
+                IncomingCall(message).reply { reply throws(DBusError) in try reply.append(EmbeddedFiles.notificationsXML) }
+            case properties?: answerProperties(IncomingCall(message), member)
+            default: return false
+            }
+            return true
+        }
+    }
+
+    /// The methods served and the signature of their arguments.
+    private static let servedSignatures = ["Notify": "susssasa{sv}i", "CloseNotification": "u", "GetCapabilities": "",
+                                           "GetServerInformation": ""]
+
+    private static func served(_ call: IncomingCall, _ member: String, _ bridge: Bridge) {
+        let message = call.message
+        guard let signature = servedSignatures[member] else {
+            return call.fail(DBusError(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "No such method '\(member)'"))
+        }
+        guard message.signature == signature else {
+            return call.fail(DBusError(name: DBusError.invalidArgs,
+                                       message: "Type of message, '(\(message.signature))', does not match expected type '(\(signature))'"))
+        }
+        switch member {
+        case "Notify":
+            do { bridge.notify(call, try NotifyArguments(message)) } catch { call.fail(error) }
+        case "CloseNotification":
+            bridge.close(call, id: (try? message.readUInt32()) ?? 0)
+        case "GetCapabilities":
+            let capabilities = bridge.capabilities
+            call.reply { reply throws(DBusError) in try reply.append(strings: capabilities) }
+        default:
+            let info = bridge.serverInformation
+            call.reply { reply throws(DBusError) in
+                for text in [info.name, info.vendor, info.version, info.specVersion] { try reply.append(text) }
             }
         }
     }
 
+    /// The interface has no properties: an empty GetAll, and Get and Set refused.
+    private static func answerProperties(_ call: IncomingCall, _ member: String) {
+        let interface = (try? call.message.readString()) ?? ""
+        guard interface == name else {
+            return call.fail(DBusError(name: DBusError.invalidArgs, message: "No such interface '\(interface)'"))
+        }
+        switch member {
+        case "GetAll":
+            call.reply { reply throws(DBusError) in
+                try reply.open("a", "{sv}")
+                try reply.close()
+            }
+        case "Get", "Set":
+            let property = (try? call.message.readString()) ?? ""
+            call.fail(DBusError(name: DBusError.invalidArgs, message: "No such property '\(property)'"))
+        default:
+            call.fail(DBusError(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "No such method '\(member)'"))
+        }
+    }
+
     /// The answer to `Notify`.
-    static func reply(_ call: MethodCall, id: UInt32) { call.reply(.tuple([.uint32(id)])) }
+    static func reply(_ call: IncomingCall, id: UInt32) { call.reply { reply throws(DBusError) in try reply.append(id) } }
 
     // MARK: Calls to the daemon
 
     /// `Notify` to the daemon at `name`; the result is the daemon's ID.
-    static func notify(_ notification: ForwardedNotification, replacing daemonID: UInt32, on connection: BusConnection,
+    static func notify(_ notification: ForwardedNotification, replacing daemonID: UInt32, on connection: SdBusConnection,
                        name: String, timeoutMilliseconds: Int32,
                        completion: @escaping (Result<UInt32, DBusError>) -> Void) {
-        connection.call(name, path, self.name, "Notify", notification.arguments(replacing: daemonID), replyType: "(u)",
-                        timeoutMilliseconds: timeoutMilliseconds) { result in
-            completion(result.map { $0.child(0).uint32 ?? 0 })
+        let message: BusMessage
+        do {
+            message = try connection.methodCall(name, path, self.name, "Notify")
+            try notification.append(to: message, replacing: daemonID)
+        } catch {
+            MainLoop.whenIdle { completion(.failure(error)) }
+            return
+        }
+        connection.call(message, timeoutMilliseconds: timeoutMilliseconds) { result in
+            completion(result.map { (try? $0.readUInt32()) ?? 0 })
         }
     }
 
-    static func closeNotification(_ daemonID: UInt32, on connection: BusConnection, name: String,
+    static func closeNotification(_ daemonID: UInt32, on connection: SdBusConnection, name: String,
                                   timeoutMilliseconds: Int32, completion: @escaping (DBusError?) -> Void) {
-        connection.call(name, path, self.name, "CloseNotification", .tuple([.uint32(daemonID)]),
-                        timeoutMilliseconds: timeoutMilliseconds) { result in
+        call(connection, name, "CloseNotification", timeoutMilliseconds, { message throws(DBusError) in try message.append(daemonID) }) { result in
             if case .failure(let error) = result { completion(error) } else { completion(nil) }
         }
     }
 
+    static func capabilities(on connection: SdBusConnection, name: String, timeoutMilliseconds: Int32,
+                             completion: @escaping (Result<[String]?, DBusError>) -> Void) {
+        call(connection, name, "GetCapabilities", timeoutMilliseconds) { result in
+            completion(result.map { try? $0.readStrings() })
+        }
+    }
+
+    /// The same over GDBus: the spawned daemon's start-up probe (`SpawnedDaemon`), off the hot path.
     static func capabilities(on connection: BusConnection, name: String, timeoutMilliseconds: Int32,
                              completion: @escaping (Result<[String]?, DBusError>) -> Void) {
         connection.call(name, path, self.name, "GetCapabilities", replyType: "(as)",
@@ -58,41 +123,86 @@ enum NotificationsInterface {
         }
     }
 
-    static func serverInformation(on connection: BusConnection, name: String, timeoutMilliseconds: Int32,
+    static func serverInformation(on connection: SdBusConnection, name: String, timeoutMilliseconds: Int32,
                                   completion: @escaping (Result<ServerInformation, DBusError>) -> Void) {
-        connection.call(name, path, self.name, "GetServerInformation", replyType: "(ssss)",
-                        timeoutMilliseconds: timeoutMilliseconds) { result in
-            completion(result.map { reply in ServerInformation(reply: (0..<4).map { reply.child($0).string ?? "" }) })
+        call(connection, name, "GetServerInformation", timeoutMilliseconds) { result in
+            completion(result.map { reply in ServerInformation(reply: (0..<4).map { _ in (try? reply.readString()) ?? "" }) })
+        }
+    }
+
+    private static func call(_ connection: SdBusConnection, _ name: String, _ member: String, _ timeoutMilliseconds: Int32,
+                             _ arguments: (BusMessage) throws(DBusError) -> Void = { _ in },
+                             completion: @escaping (Result<BusMessage, DBusError>) -> Void) {
+        do {
+            let message = try connection.methodCall(name, path, self.name, member)
+            try arguments(message)
+            connection.call(message, timeoutMilliseconds: timeoutMilliseconds, completion: completion)
+        } catch {
+            MainLoop.whenIdle { completion(.failure(error)) }
         }
     }
 }
 
 /// `Notify`'s arguments `(susssasa{sv}i)` as the client sent them, each position read once. The
-/// values stay the client's own GVariants, so what is forwarded unchanged is byte for byte the same.
+/// hints stay the client's own (`NotifyHints`): what is forwarded unchanged is byte for byte the
+/// same.
 struct NotifyArguments {
-    /// The whole tuple, as the store keeps a held notification.
-    let all: Variant
-    let appName: Variant
-    let replacesID: Variant
-    let appIcon: Variant
-    let summary: Variant
-    let body: Variant
-    let actions: Variant
-    let hints: Variant
-    let expireTimeout: Variant
+    let appName: String
+    let replacesID: UInt32
+    let appIcon: String
+    let summary: String
+    let body: String
+    let actions: [String]
+    let hints: NotifyHints
+    let expireTimeout: Int32
+    /// The core's view, for deciding (decoded with the arguments, once).
+    let request: NotificationRequest
+    /// About what the arguments weigh on the wire (what holding or queueing them costs).
+    let byteCount: Int
 
-    /// `arguments` must be of `notifySignature` (GDBus checks calls against the XML; the store's
-    /// reader and `stored(type:bytes:)` check the rest).
+    /// A `Notify` call's arguments, read from the message (its signature already checked); the
+    /// message is kept for the hints.
+    init(_ message: BusMessage) throws(DBusError) {
+        try message.rewind()
+        appName = try message.readString()
+        replacesID = try message.readUInt32()
+        appIcon = try message.readString()
+        summary = try message.readString()
+        body = try message.readString()
+        actions = try message.readStrings()
+        var decoded: [String: HintValue] = [:]
+        var weight = 0
+        try message.readDictionary { key throws(DBusError) in
+            let (value, size) = try message.readValue()
+            decoded[key] = Self.hintValue(value)
+            weight += key.utf8.count + size + 8
+        }
+        expireTimeout = try message.readInt32()
+        hints = .message(message)
+        request = NotificationRequest(appName: appName, replacesID: replacesID, appIcon: appIcon, summary: summary,
+                                      body: body, actions: actions, hints: decoded, expireTimeout: expireTimeout)
+        byteCount = Self.textWeight(appName, appIcon, summary, body, actions) + 8 + weight
+    }
+
+    /// Arguments as a `Variant` of `notifySignature` (a held notification's stored ones, the
+    /// bridge's own, a copy from history): the cold paths.
     init(_ arguments: Variant) {
-        all = arguments
-        appName = arguments.child(0)
-        replacesID = arguments.child(1)
-        appIcon = arguments.child(2)
-        summary = arguments.child(3)
-        body = arguments.child(4)
-        actions = arguments.child(5)
-        hints = arguments.child(6)
-        expireTimeout = arguments.child(7)
+        appName = arguments.child(0).string ?? ""
+        replacesID = arguments.child(1).uint32 ?? 0
+        appIcon = arguments.child(2).string ?? ""
+        summary = arguments.child(3).string ?? ""
+        body = arguments.child(4).string ?? ""
+        actions = arguments.child(5).strings ?? []
+        let hints = arguments.child(6)
+        self.hints = .variant(hints)
+        expireTimeout = arguments.child(7).int32 ?? -1
+        var decoded: [String: HintValue] = [:]
+        for (key, value) in hints.dictionaryEntries {
+            decoded[key] = Self.hintValue(value.unboxed)
+        }
+        request = NotificationRequest(appName: appName, replacesID: replacesID, appIcon: appIcon, summary: summary,
+                                      body: body, actions: actions, hints: decoded, expireTimeout: expireTimeout)
+        byteCount = arguments.byteCount
     }
 
     /// A held notification's stored arguments; nil when they are not a `Notify`'s.
@@ -103,23 +213,32 @@ struct NotifyArguments {
     }
 
     /// The bridge's own notifications (digests, "N more from App"): no actions unless given, no hints.
-    static func own(appName: Variant, appIcon: Variant, summary: String, body: String, actions: [String] = []) -> NotifyArguments {
-        NotifyArguments(.tuple([appName, .uint32(0), appIcon, .string(summary), .string(body), .strings(actions),
+    static func own(appName: String, appIcon: String, summary: String, body: String, actions: [String] = []) -> NotifyArguments {
+        NotifyArguments(.tuple([.string(appName), .uint32(0), .string(appIcon), .string(summary), .string(body), .strings(actions),
                                 .dictionary([]), .int32(-1)]))
     }
 
-    var byteCount: Int { all.byteCount }
+    /// The whole tuple as the store keeps a held notification (GVariant's serialised form, the
+    /// format of the state files): converted from the message here, off the hot path.
+    var all: Variant {
+        .tuple([.string(appName), .uint32(replacesID), .string(appIcon), .string(summary), .string(body),
+                .strings(actions), hints.variant, .int32(expireTimeout)])
+    }
 
-    /// The core's view, for deciding.
-    var request: NotificationRequest {
-        var decoded: [String: HintValue] = [:]
-        for (key, value) in hints.dictionaryEntries {
-            decoded[key] = Self.hintValue(value.unboxed)
+    private static func textWeight(_ appName: String, _ appIcon: String, _ summary: String, _ body: String,
+                                   _ actions: [String]) -> Int {
+        [appName, appIcon, summary, body].reduce(0) { $0 + $1.utf8.count + 5 } + actions.reduce(4) { $0 + $1.utf8.count + 5 }
+    }
+
+    private static func hintValue(_ value: BusMessage.ScalarValue) -> HintValue {
+        switch value {
+        case .string(let text): .string(text)
+        case .integer(let number): .integer(number)
+        case .bool(let flag): .bool(flag)
+        case .double(let number): .double(number)
+        case .strings(let texts): .strings(texts)
+        case .other(let signature): .other(signature: signature)
         }
-        return NotificationRequest(
-            appName: appName.string ?? "", replacesID: replacesID.uint32 ?? 0, appIcon: appIcon.string ?? "",
-            summary: summary.string ?? "", body: body.string ?? "", actions: actions.strings ?? [],
-            hints: decoded, expireTimeout: expireTimeout.int32 ?? -1)
     }
 
     private static func hintValue(_ value: Variant) -> HintValue {
@@ -137,26 +256,98 @@ struct NotifyArguments {
         let presentation = shown.presentation
         return ForwardedNotification(
             id: id, appKey: shown.app.key, level: shown.level, appName: appName, appIcon: appIcon,
-            summary: presentation.summary.map(Variant.string) ?? summary,
-            body: presentation.body.map(Variant.string) ?? body,
-            actions: .strings(shown.actions.flat),
+            summary: presentation.summary ?? summary, body: presentation.body ?? body,
+            actions: shown.actions.flat,
             hints: Self.forwardedHints(hints, presentation: presentation, request: request, app: shown.app, process: process),
-            expireTimeout: expireTimeout)
+            expireTimeout: expireTimeout, weight: byteCount)
     }
 
     /// The hints the daemon receives, following a `Presentation`: the bridge's own `x-focus-*`
     /// hints and the removed ones out, urgency and sound set, the sender's identity added; every
     /// other hint is passed on as the very same value, byte for byte.
-    static func forwardedHints(_ original: Variant, presentation: Presentation, request: NotificationRequest,
-                               app: AppIdentity, process: ProcessIdentity?) -> Variant {
-        var entries = original.dictionaryEntries.filter { presentation.forwards(hint: $0.key) }
-        entries.append(("urgency", .byte(presentation.urgency)))
-        if presentation.suppressSound { entries.append(("suppress-sound", .bool(true))) }
+    static func forwardedHints(_ original: NotifyHints, presentation: Presentation, request: NotificationRequest,
+                               app: AppIdentity, process: ProcessIdentity?) -> ForwardedHints {
+        var added: [(key: String, value: ForwardedHints.Added)] = [("urgency", .byte(presentation.urgency))]
+        if presentation.suppressSound { added.append(("suppress-sound", .bool(true))) }
         if request.hints["desktop-entry"] == nil, let entry = app.inferredDesktopEntry {
-            entries.append(("desktop-entry", .string(entry)))
+            added.append(("desktop-entry", .string(entry)))
         }
         if request.hints["sender-pid"] == nil, let pid = process?.processID {
-            entries.append(("sender-pid", .int64(Int64(pid))))
+            added.append(("sender-pid", .int64(Int64(pid))))
+        }
+        return ForwardedHints(original: original, keep: { [presentation] in presentation.forwards(hint: $0) }, added: added)
+    }
+}
+
+/// The client's hints, kept as they came: on the hot path the `Notify` message itself (its
+/// seventh argument, copied entry by entry when forwarded), on the cold paths a `Variant`.
+enum NotifyHints: Sendable {
+    case message(BusMessage)
+    case variant(Variant)
+
+    /// The `a{sv}` as a `Variant` (for the store; off the hot path).
+    var variant: Variant {
+        switch self {
+        case .variant(let hints): return hints
+        case .message(let message):
+            do throws(DBusError) {
+                try message.rewind()
+                try message.skip("susssas")
+                return try message.readVariant()
+            } catch {
+                return .dictionary([])
+            }
+        }
+    }
+}
+
+/// The hints a forwarded `Notify` carries: the client's where `keep` says so, unchanged, then
+/// what the bridge adds.
+struct ForwardedHints: Sendable {
+    enum Added: Sendable {
+        case byte(UInt8), bool(Bool), string(String), int64(Int64)
+    }
+    let original: NotifyHints
+    let keep: @Sendable (String) -> Bool
+    let added: [(key: String, value: Added)]
+
+    /// Appends the `a{sv}` to `message`.
+    func append(to message: BusMessage) throws(DBusError) {
+        try message.open("a", "{sv}")
+        switch original {
+        case .message(let source):
+            try source.rewind()
+            try source.skip("susssas")
+            try message.appendEntries(copying: source, where: keep)
+        case .variant(let hints):
+            for (key, value) in hints.dictionaryEntries where keep(key) {
+                try message.open("e", "sv")
+                try message.append(key)
+                try message.append(value)
+                try message.close()
+            }
+        }
+        for (key, value) in added {
+            switch value {
+            case .byte(let byte): try message.appendEntry(key, signature: "y") { m throws(DBusError) in try m.append(byte) }
+            case .bool(let flag): try message.appendEntry(key, signature: "b") { m throws(DBusError) in try m.append(flag) }
+            case .string(let text): try message.appendEntry(key, signature: "s") { m throws(DBusError) in try m.append(text) }
+            case .int64(let number): try message.appendEntry(key, signature: "x") { m throws(DBusError) in try m.append(number) }
+            }
+        }
+        try message.close()
+    }
+
+    /// The same as a `Variant` (tests, the fuzz targets; off the hot path).
+    var variant: Variant {
+        var entries = original.variant.dictionaryEntries.filter { keep($0.key) }
+        for (key, value) in added {
+            switch value {
+            case .byte(let byte): entries.append((key, .byte(byte)))
+            case .bool(let flag): entries.append((key, .bool(flag)))
+            case .string(let text): entries.append((key, .string(text)))
+            case .int64(let number): entries.append((key, .int64(number)))
+            }
         }
         return .dictionary(entries)
     }
@@ -164,26 +355,36 @@ struct NotifyArguments {
 
 /// A notification on its way to the daemon: the client's arguments with the hints the bridge
 /// adds, waiting for the daemon ID it replaces (known only when it is sent).
-struct ForwardedNotification {
+struct ForwardedNotification: Sendable {
     let id: UInt32
     let appKey: String
     let level: InterruptionLevel
-    let appName: Variant
-    let appIcon: Variant
-    let summary: Variant
-    let body: Variant
-    let actions: Variant
-    let hints: Variant
-    let expireTimeout: Variant
+    let appName: String
+    let appIcon: String
+    let summary: String
+    let body: String
+    let actions: [String]
+    let hints: ForwardedHints
+    let expireTimeout: Int32
+    /// About the bytes of its arguments (they share the client's message: this is what waiting costs).
+    let weight: Int
 
-    /// The bytes of its arguments (they share the client's message: this is what waiting costs).
-    var weight: Int {
-        [appName, appIcon, summary, body, actions, hints, expireTimeout].reduce(0) { $0 + $1.byteCount }
+    /// Appends the `Notify` arguments for the daemon, replacing `daemonID` (0 for a new one).
+    func append(to message: BusMessage, replacing daemonID: UInt32) throws(DBusError) {
+        try message.append(appName)
+        try message.append(daemonID)
+        try message.append(appIcon)
+        try message.append(summary)
+        try message.append(body)
+        try message.append(strings: actions)
+        try hints.append(to: message)
+        try message.append(expireTimeout)
     }
 
-    /// The `Notify` arguments for the daemon, replacing `daemonID` (0 for a new one).
+    /// The same arguments as a `Variant` (tests, the fuzz targets; off the hot path).
     func arguments(replacing daemonID: UInt32) -> Variant {
-        .tuple([appName, .uint32(daemonID), appIcon, summary, body, actions, hints, expireTimeout])
+        .tuple([.string(appName), .uint32(daemonID), .string(appIcon), .string(summary), .string(body), .strings(actions),
+                hints.variant, .int32(expireTimeout)])
     }
 }
 
@@ -192,22 +393,25 @@ enum DaemonSignal {
     case closed(daemonID: UInt32, reason: CloseReason)
     case actionInvoked(daemonID: UInt32, key: String)
     /// `ActivationToken` and `NotificationReplied`: a text passed on as it came.
-    case passOn(member: String, daemonID: UInt32, text: Variant)
+    case passOn(member: String, daemonID: UInt32, text: String)
 
     /// Nil for what is not one of the spec's signals in its shape.
-    init?(_ signal: Signal) {
-        let arguments = signal.parameters
-        guard arguments.childCount == 2, let daemonID = arguments.child(0).uint32 else { return nil }
-        switch signal.member {
-        case "NotificationClosed":
-            self = .closed(daemonID: daemonID, reason: arguments.child(1).uint32.map(CloseReason.init) ?? .undefined)
-        case "ActionInvoked":
-            guard let key = arguments.child(1).string else { return nil }
+    init?(_ signal: BusMessage) {
+        guard let member = signal.member else { return nil }
+        switch (member, signal.signature) {
+        case ("NotificationClosed", "uu"):
+            guard let daemonID = try? signal.readUInt32(), let reason = try? signal.readUInt32() else { return nil }
+            self = .closed(daemonID: daemonID, reason: CloseReason(rawValue: reason))
+        case ("NotificationClosed", let signature) where signature.count == 2 && signature.hasPrefix("u"):
+            // A reason of another basic type: closed all the same, for a reason not known.
+            guard let daemonID = try? signal.readUInt32() else { return nil }
+            self = .closed(daemonID: daemonID, reason: .undefined)
+        case ("ActionInvoked", "us"):
+            guard let daemonID = try? signal.readUInt32(), let key = try? signal.readString() else { return nil }
             self = .actionInvoked(daemonID: daemonID, key: key)
-        case "ActivationToken", "NotificationReplied":
-            let text = arguments.child(1)
-            guard text.isString else { return nil }
-            self = .passOn(member: signal.member, daemonID: daemonID, text: text)
+        case ("ActivationToken", "us"), ("NotificationReplied", "us"):
+            guard let daemonID = try? signal.readUInt32(), let text = try? signal.readString() else { return nil }
+            self = .passOn(member: member, daemonID: daemonID, text: text)
         default:
             return nil
         }
@@ -223,25 +427,43 @@ enum DaemonSignal {
 /// The signals applications receive, each sent only to the connections holding the ID; never
 /// to the bridge itself (it holds its own digests and "N more" notifications).
 struct NotificationSignals {
-    let bus: BusConnection
+    let bus: SdBusConnection
 
     func closed(_ id: UInt32, reason: CloseReason, to holders: [Caller]) {
         for holder in holders {
-            emit("NotificationClosed", to: holder.connection, .tuple([.uint32(id), .uint32(reason.rawValue)]))
+            emit("NotificationClosed", to: holder.connection) { m throws(DBusError) in
+                try m.append(id)
+                try m.append(reason.rawValue)
+            }
         }
     }
 
     func actionInvoked(_ id: UInt32, key: String, to connections: [String]) {
-        for connection in connections { emit("ActionInvoked", to: connection, .tuple([.uint32(id), .string(key)])) }
+        for connection in connections {
+            emit("ActionInvoked", to: connection) { m throws(DBusError) in
+                try m.append(id)
+                try m.append(key)
+            }
+        }
     }
 
-    func passOn(_ member: String, _ id: UInt32, text: Variant, to connections: [String]) {
-        for connection in connections { emit(member, to: connection, .tuple([.uint32(id), text])) }
+    func passOn(_ member: String, _ id: UInt32, text: String, to connections: [String]) {
+        for connection in connections {
+            emit(member, to: connection) { m throws(DBusError) in
+                try m.append(id)
+                try m.append(text)
+            }
+        }
     }
 
-    private func emit(_ signal: String, to destination: String, _ arguments: Variant) {
+    private func emit(_ signal: String, to destination: String, _ arguments: (BusMessage) throws(DBusError) -> Void) {
         guard destination != bus.uniqueName else { return }
-        bus.emitSignal(destination: destination, path: NotificationsInterface.path,
-                       interface: NotificationsInterface.name, name: signal, arguments)
+        do {
+            let message = try bus.signal(NotificationsInterface.path, NotificationsInterface.name, signal, destination: destination)
+            try arguments(message)
+            try bus.send(message)
+        } catch {
+            // A holder whose name is not valid any more, or a closed connection: nothing to tell.
+        }
     }
 }

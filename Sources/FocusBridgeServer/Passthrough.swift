@@ -5,6 +5,10 @@ import Glibc
 /// interfaces that are not the bridge's (dunstctl's `org.dunstproject.cmd0`, makoctl's
 /// `fr.emersion.Mako`, their Properties) go to the daemon and its answer comes back; calls to the
 /// extra `passthrough-names` go there whole; the daemon's other signals are re-broadcast.
+///
+/// Both sides are sd-bus connections: the one that owns the names (so relayed signals come
+/// from their owner, as clients matching on the name expect) and the one to the daemon; the
+/// bodies are copied message to message, never decoded.
 final class Passthrough {
     /// Interfaces the bridge answers itself on `org.freedesktop.Notifications`.
     static let ownInterfaces: Set<String> = [
@@ -12,10 +16,11 @@ final class Passthrough {
         "org.freedesktop.DBus.Introspectable", "org.freedesktop.DBus.Peer",
     ]
 
-    private let downstream: BusConnection
+    /// The connection to the daemon's bus (replaced when it is connected again).
+    var downstream: SdBusConnection
     private let daemonName: String
     let extraNames: [String]
-    private var upstream: BusConnection?
+    private var upstream: SdBusConnection?
     private var senders: SenderDirectory?
     /// Calls passed through and not yet answered; past `maxInFlight` more are refused at once, so
     /// a stopped daemon cannot make the bridge keep an unbounded pile of them.
@@ -24,78 +29,87 @@ final class Passthrough {
     var answered: () -> Void = {}
     static let maxInFlight = 64
 
-    init(downstream: BusConnection, daemonName: String, extraNames: [String]) {
+    init(downstream: SdBusConnection, daemonName: String, extraNames: [String]) {
         self.downstream = downstream
         self.daemonName = daemonName
         self.extraNames = extraNames
     }
 
-    /// Starts diverting the matching calls that reach `upstream`; `senders` tells who calls.
-    func install(on upstream: BusConnection, senders: SenderDirectory) {
+    /// Starts taking the matching calls that reach `upstream`; `senders` tells who calls.
+    func install(on upstream: SdBusConnection, senders: SenderDirectory) throws(DBusError) {
         self.upstream = upstream
         self.senders = senders
         let extra = Set(extraNames)
-        upstream.divertIncomingCalls(where: { message in
-            Passthrough.shouldPass(message, extraNames: extra)
-        }, to: { [weak self] message in self?.pass(message) })
+        try upstream.filter { [weak self] message in
+            guard let self, message.kind == .methodCall, Passthrough.shouldPass(message, extraNames: extra) else { return false }
+            self.pass(IncomingCall(message))
+            return true
+        }
     }
 
-    /// Decides on GDBus's worker thread, from the message alone.
-    static func shouldPass(_ message: Message, extraNames: Set<String>) -> Bool {
+    /// Decides from the message alone (its header, and for Properties the interface asked about).
+    static func shouldPass(_ message: BusMessage, extraNames: Set<String>) -> Bool {
         guard let destination = message.destination else { return false }
         if extraNames.contains(destination) { return message.interface != "org.freedesktop.DBus.Peer" }
         guard destination == NotificationsInterface.busName, let interface = message.interface else { return false }
         if interface == "org.freedesktop.DBus.Properties" {
-            guard let about = message.body.flatMap({ $0.childCount > 0 ? $0.child(0).string : nil }) else { return false }
+            defer { try? message.rewind() }
+            guard message.signature.hasPrefix("s"), let about = try? message.readString() else { return false }
             return !ownInterfaces.contains(about)
         }
         return !ownInterfaces.contains(interface)
     }
 
-    private func pass(_ message: Message) {
-        guard let upstream, let senders, let sender = message.sender else { return }
+    private func pass(_ call: IncomingCall) {
+        guard let senders else { return }
         // The daemon's tools read its history and pause it: for the bridge's own user only, as
         // the control interface (the bus may admit other users).
-        senders.withSender(sender) { [weak self] caller in
+        senders.withSender(call.sender) { [weak self] caller in
             guard caller.userID == getuid() else {
-                if message.expectsReply {
-                    upstream.send(message.answer(error: DBusError(
-                        name: "org.freedesktop.DBus.Error.AccessDenied",
-                        message: "focus-bridge passes the daemon's own interfaces to its own user only")))
-                }
-                return
+                return call.fail(DBusError(name: "org.freedesktop.DBus.Error.AccessDenied",
+                                           message: "focus-bridge passes the daemon's own interfaces to its own user only"))
             }
-            self?.forward(message, upstream: upstream)
+            self?.forward(call)
         }
     }
 
-    private func forward(_ message: Message, upstream: BusConnection) {
+    private func forward(_ call: IncomingCall) {
         guard inFlight < Self.maxInFlight else {
-            if message.expectsReply {
-                upstream.send(message.answer(error: DBusError(
-                    name: "org.freedesktop.DBus.Error.LimitsExceeded",
-                    message: "the notification daemon has \(Self.maxInFlight) calls of its tools unanswered; try again later")))
-            }
-            return
+            return call.fail(DBusError(
+                name: "org.freedesktop.DBus.Error.LimitsExceeded",
+                message: "the notification daemon has \(Self.maxInFlight) calls of its tools unanswered; try again later"))
+        }
+        let message = call.message
+        let destination = message.destination == NotificationsInterface.busName ? daemonName : message.destination!
+        let forwarded: BusMessage
+        do {
+            forwarded = try downstream.methodCall(destination, message.path ?? "/", message.interface, message.member ?? "")
+            try message.rewind()
+            try forwarded.appendRest(copying: message)
+        } catch {
+            return call.fail(error)
         }
         inFlight += 1
-        let destination = message.destination == NotificationsInterface.busName ? daemonName : message.destination!
-        let expectsReply = message.expectsReply
-        downstream.send(message.forwardedCall(to: destination),
-                        timeoutMilliseconds: BusDownstream.callTimeoutMilliseconds) { [weak self] result in
+        downstream.call(forwarded, timeoutMilliseconds: BusDownstream.callTimeoutMilliseconds) { [weak self] result in
             self?.inFlight -= 1
             self?.answered()
-            guard expectsReply else { return }
             switch result {
-            case .success(let reply): upstream.send(message.answer(copying: reply))
-            case .failure(let error): upstream.send(message.answer(error: error))
+            case .success(let reply): call.answer(copying: reply)
+            case .failure(let error): call.fail(error)
             }
         }
     }
 
     /// Re-broadcasts a signal the daemon sent on one of its own interfaces.
-    func relay(_ signal: Signal) {
-        upstream?.emitSignal(destination: nil, path: signal.path, interface: signal.interface,
-                             name: signal.member, signal.parameters)
+    func relay(_ signal: BusMessage) {
+        guard let upstream, let path = signal.path, let interface = signal.interface, let member = signal.member else { return }
+        do {
+            let copy = try upstream.signal(path, interface, member)
+            try signal.rewind()
+            try copy.appendRest(copying: signal)
+            try upstream.send(copy)
+        } catch {
+            // A signal that cannot be copied (it carried file descriptors sd-bus refused): dropped.
+        }
     }
 }

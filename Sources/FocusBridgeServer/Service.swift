@@ -47,6 +47,9 @@ public final class Service {
     /// The session services the daemon sees on its private bus (spawn mode).
     private var sessionRelays: [SessionRelay] = []
     private var session: BusConnection?
+    /// The connection that owns org.freedesktop.Notifications (and the passthrough names): the
+    /// hot path on sd-bus. Control1, the tray and the badges stay on `session`.
+    private var notifications: SdBusConnection?
     private var bridge: Bridge?
     private var focus: FocusController?
     private var control: ControlInterface?
@@ -58,7 +61,9 @@ public final class Service {
     private var stateFolder: StateFolder?
     private var reloadTimer = SourceID.none
     private var exitCode: Int32 = 0
+    /// The names owned on `session` and on `notifications`.
     private var ownedNames: [String] = []
+    private var ownedFastNames: [String] = []
     /// Set once shutting down: what goes away from then on is expected.
     private var stopping = false
 
@@ -100,6 +105,11 @@ public final class Service {
             throw StartupError("cannot connect to the session bus (\(error.message)); is DBUS_SESSION_BUS_ADDRESS set?")
         }
         self.session = session
+        let notifications: SdBusConnection
+        do { notifications = try SdBusConnection.session() } catch {
+            throw StartupError("cannot connect to the session bus (\(error.message)); is DBUS_SESSION_BUS_ADDRESS set?")
+        }
+        self.notifications = notifications
         let settings = options.configuration.downstream
         let plan: DownstreamPlan
         do {
@@ -115,7 +125,7 @@ public final class Service {
             : nil
         let downstream = try makeDownstream(plan)
 
-        let bridge = try Bridge(bus: session, downstream: downstream, store: store,
+        let bridge = try Bridge(bus: session, notificationBus: notifications, downstream: downstream, store: store,
                                 settings: options.configuration.policy, logger: logger)
         self.bridge = bridge
         let focus = FocusController(bridge: bridge, store: store, logger: logger)
@@ -132,30 +142,34 @@ public final class Service {
         focus.changedByHand = { [weak share] change, endGiven in share?.publish(change, endGiven: endGiven) }
         control.share = share
         self.share = share
-        try NotificationsInterface.export(on: session, to: bridge)
+        try NotificationsInterface.export(on: notifications, to: bridge)
         try control.export()
         self.control = control
-        downstream.passthrough?.install(on: session, senders: bridge.senders)
+        try downstream.passthrough?.install(on: notifications, senders: bridge.senders)
 
         // Before the names: a SIGTERM that comes as soon as they appear must find its handler.
         for signal in [SIGTERM, SIGINT] {
             MainLoop.onSignal(signal) { [weak self] in self?.stop(exitCode: 0) }
         }
-        try own(NotificationsInterface.busName, on: session, replace: options.replace)
-        if let previousOwner, previousOwner.uniqueName != session.uniqueName {
+        try ownFast(NotificationsInterface.busName, on: notifications, session: session, replace: options.replace)
+        if let previousOwner, previousOwner.uniqueName != notifications.uniqueName {
             logReplaced(previousOwner, runsBehind: plan.evicted != nil)
         }
-        for name in [ControlInterface.busName] + (downstream.passthrough?.extraNames ?? []) {
-            try own(name, on: session, replace: options.replace)
+        try own(ControlInterface.busName, on: session, replace: options.replace)
+        for name in downstream.passthrough?.extraNames ?? [] {
+            try ownFast(name, on: notifications, session: session, replace: options.replace)
         }
         session.subscribe(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameLost",
                           path: "/org/freedesktop/DBus") { [weak self] signal in
-            guard let self, let name = signal.parameters.child(0).string, self.ownedNames.contains(name) else { return }
-            self.logger.error("lost the bus name \(name) to another process; exiting")
-            self.ownedNames.removeAll { $0 == name }
-            self.stop(exitCode: 1)
+            guard let self, let name = signal.parameters.child(0).string else { return }
+            self.lost(name)
         }
+        try notifications.onNameLost { [weak self] name in self?.lost(name) }
         session.onClose { [weak self] in
+            self?.logger.error("the session bus closed the connection; exiting")
+            self?.stop(exitCode: 1)
+        }
+        notifications.onClose { [weak self] in
             self?.logger.error("the session bus closed the connection; exiting")
             self?.stop(exitCode: 1)
         }
@@ -166,7 +180,7 @@ public final class Service {
         downstream.start()
         if let privateBus {
             sessionRelays = SessionRelay.start(names: settings.sessionNames, privateAddress: privateBus.address,
-                                               session: session, logger: logger)
+                                               session: notifications, logger: logger)
         }
         daemon?.start()
         focus.start()
@@ -186,7 +200,7 @@ public final class Service {
         bridge.preferences.start()
         bridge.askPendingQuestions()
         SleepWatch.follow { [weak focus] in focus?.evaluate() }
-        logger.info("serving org.freedesktop.Notifications as \(session.uniqueName)")
+        logger.info("serving org.freedesktop.Notifications as \(notifications.uniqueName)")
     }
 
     /// Loads the configuration file again. A file that fails to load is refused: the running
@@ -255,14 +269,18 @@ public final class Service {
             return LogDownstream()
         case .name(let name):
             return BusDownstream(mode: "name", target: name, connection: try BusConnection.session(),
-                                 daemonName: name, passthroughNames: nil, logger: logger)
+                                 calls: try SdBusConnection.session(), daemonName: name, passthroughNames: nil, logger: logger)
         case .address(let address, let name):
             let connection: BusConnection
-            do { connection = try BusConnection.connect(address: address) } catch {
+            let calls: SdBusConnection
+            do {
+                connection = try BusConnection.connect(address: address)
+                calls = try SdBusConnection.connect(address: address)
+            } catch {
                 throw StartupError("cannot connect to the daemon's bus at \(address): \(error.message)")
             }
-            let downstream = BusDownstream(mode: "address", target: name, connection: connection, daemonName: name,
-                                           passthroughNames: passthroughNames, logger: logger)
+            let downstream = BusDownstream(mode: "address", target: name, connection: connection, calls: calls,
+                                           daemonName: name, passthroughNames: passthroughNames, logger: logger)
             watchDownstreamBus(downstream, address: address)
             return downstream
         case .spawn(let command):
@@ -283,6 +301,7 @@ public final class Service {
             daemon.watch(connection, name: NotificationsInterface.busName)
             self.daemon = daemon
             let daemonBus = BusDownstream(mode: "spawn", target: command.joined(separator: " "), connection: connection,
+                                          calls: try SdBusConnection.connect(address: bus.address),
                                           daemonName: NotificationsInterface.busName, passthroughNames: passthroughNames,
                                           logger: logger)
             let downstream = FallbackDownstream(daemonBus: daemonBus, daemon: daemon)
@@ -312,7 +331,9 @@ public final class Service {
             guard let self, let downstream else { return }
             self.reconnectTimer = .none
             do {
+                let calls = try SdBusConnection.connect(address: address)
                 try downstream.connection.reconnect(address: address)
+                downstream.reconnected(calls: calls)
             } catch {
                 let next = min(delay * 2, Self.lastReconnectMilliseconds)
                 self.logger.debug("the daemon's bus at \(address) is not back (\(error)); next try in \(next) ms")
@@ -330,12 +351,34 @@ public final class Service {
         do { result = try session.requestName(name, replaceExisting: replace) } catch {
             throw StartupError("cannot ask for the name \(name): \(error.message)")
         }
-        switch result {
-        case .primaryOwner, .alreadyOwner:
-            ownedNames.append(name)
-        case .exists, .inQueue:
-            throw StartupError(Self.conflictMessage(name: name, session: session, replace: replace))
+        try owned(name, result, session: session, replace: replace)
+        ownedNames.append(name)
+    }
+
+    /// The same on the sd-bus connection (the names of the hot path and the passthrough).
+    private func ownFast(_ name: String, on connection: SdBusConnection, session: BusConnection, replace: Bool) throws {
+        let result: BusConnection.NameRequestResult
+        do { result = try connection.requestName(name, replaceExisting: replace) } catch {
+            throw StartupError("cannot ask for the name \(name): \(error.message)")
         }
+        try owned(name, result, session: session, replace: replace)
+        ownedFastNames.append(name)
+    }
+
+    private func owned(_ name: String, _ result: BusConnection.NameRequestResult, session: BusConnection, replace: Bool) throws {
+        switch result {
+        case .primaryOwner, .alreadyOwner: return
+        case .exists, .inQueue: throw StartupError(Self.conflictMessage(name: name, session: session, replace: replace))
+        }
+    }
+
+    /// NameLost, on either connection: another process took one of the names.
+    private func lost(_ name: String) {
+        guard ownedNames.contains(name) || ownedFastNames.contains(name) else { return }
+        logger.error("lost the bus name \(name) to another process; exiting")
+        ownedNames.removeAll { $0 == name }
+        ownedFastNames.removeAll { $0 == name }
+        stop(exitCode: 1)
     }
 
     static func conflictMessage(name: String, session: BusConnection, replace: Bool) -> String {
@@ -361,6 +404,10 @@ public final class Service {
             }
         }
         ownedNames.removeAll()
+        if let notifications, !notifications.isClosed {
+            for name in ownedFastNames { notifications.releaseName(name, timeoutMilliseconds: 1_000) }
+        }
+        ownedFastNames.removeAll()
         MainLoop.cancel(reconnectTimer)
         reconnectTimer = .none
         stopDownstream()

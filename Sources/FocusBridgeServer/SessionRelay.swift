@@ -9,21 +9,26 @@ import Logging
 /// name (GDBus proxies call a service by its owner's unique name). Each call is sent to the same
 /// name, path, interface and method on the session bus (which starts the service there when it
 /// is activatable) and its reply or error goes back; the signals the service emits on the
-/// session bus are emitted again on the private bus, from the name's owner there.
+/// session bus are emitted again on the private bus, from the name's owner there. Calls and
+/// signals go through the connection that takes `Notify` (sd-bus): one connection keeps the
+/// order the service sent them in, between its replies and its signals (dconf tells its own
+/// writes from others' by it) and with a `Notify` that came after a setting it announced
+/// (xfconf's Do Not Disturb).
 ///
 /// Only connections on the private bus reach the relay, and that bus admits the user's own
 /// processes only: nobody gains a way into the session who did not have one.
 final class SessionRelay {
     let name: String
     private let connection: BusConnection
-    private let session: BusConnection
-    private var subscription: UInt32 = 0
+    /// The session bus connection that takes `Notify` (sd-bus): the service's calls and session.
+    private let session: SdBusConnection
+    private var subscription: SdBusConnection.Match?
     /// Calls relayed and not yet answered; past `maxInFlight` more are refused at once, so a
     /// hung service cannot make the bridge keep an unbounded pile of them.
     private var inFlight = 0
     static let maxInFlight = 64
 
-    private init(name: String, connection: BusConnection, session: BusConnection) {
+    private init(name: String, connection: BusConnection, session: SdBusConnection) {
         self.name = name
         self.connection = connection
         self.session = session
@@ -32,7 +37,7 @@ final class SessionRelay {
     /// Relays each of `names` from `session` onto the bus at `privateAddress`; a name that cannot
     /// be owned there is logged and left out. Call before the daemon starts: it looks for these
     /// services as it starts.
-    static func start(names: [String], privateAddress: String, session: BusConnection,
+    static func start(names: [String], privateAddress: String, session: SdBusConnection,
                       logger: Logger) -> [SessionRelay] {
         var relays: [SessionRelay] = []
         var seen = Set<String>()
@@ -55,19 +60,42 @@ final class SessionRelay {
     /// Diverts every call first, then takes the name: no call can arrive unrelayed.
     private func install() throws(DBusError) {
         connection.divertIncomingCalls(where: { _ in true }, to: { [weak self] call in self?.relay(call) })
-        subscription = session.subscribe(sender: name) { [weak self] signal in self?.emit(signal) }
         switch try connection.requestName(name) {
         case .primaryOwner, .alreadyOwner: break
         case .exists, .inQueue:
-            session.unsubscribe(subscription)
             throw DBusError(name: DBusError.failed, message: "another connection owns it on that bus")
+        }
+        // Signals come from the service's unique name: follow who owns the name.
+        try session.watchName(name) { [weak self] owner in self?.follow(owner) }
+    }
+
+    private func follow(_ owner: String?) {
+        subscription?.cancel()
+        subscription = nil
+        guard let owner else { return }
+        subscription = try? session.cancellableMatch("type='signal',sender='\(owner)'") { [weak self] signal in
+            self?.emit(signal)
         }
     }
 
+    /// The call as sd-bus sends it on `signals`, the session connection the service's signals
+    /// are heard on: its replies and its signals then arrive in the order the service sent them
+    /// (dconf's engine tells its own writes from others' by that order).
+    private func sessionCall(_ call: Message) throws(DBusError) -> BusMessage {
+        let message = try session.methodCall(name, call.path ?? "/", call.interface, call.member ?? "")
+        if let body = call.body { try message.appendBody(body, fileDescriptors: call.fileDescriptors) }
+        if !call.expectsReply { try message.expectNoReply() }
+        return message
+    }
+
     private func relay(_ call: Message) {
-        let reply = call.expectsReply
-        guard reply else {
-            session.send(call.forwardedCall(to: name))
+        let forwarded: BusMessage
+        do { forwarded = try sessionCall(call) } catch {
+            if call.expectsReply { connection.send(call.answer(error: error)) }
+            return
+        }
+        guard call.expectsReply else {
+            try? session.send(forwarded)
             return
         }
         guard inFlight < Self.maxInFlight else {
@@ -77,20 +105,27 @@ final class SessionRelay {
             return
         }
         inFlight += 1
-        session.send(call.forwardedCall(to: name), timeoutMilliseconds: BusDownstream.callTimeoutMilliseconds) {
-            [weak self] result in
+        session.call(forwarded, timeoutMilliseconds: BusDownstream.callTimeoutMilliseconds) { [weak self] result in
             guard let self else { return }
             self.inFlight -= 1
             switch result {
-            case .success(let answer): self.connection.send(call.answer(copying: answer))
+            case .success(let answer):
+                do throws(DBusError) {
+                    var fds: [Int32] = []
+                    let body = try answer.readBody(fileDescriptors: &fds)
+                    self.connection.send(call.answer(body: body, fileDescriptors: fds))
+                } catch {
+                    self.connection.send(call.answer(error: error))
+                }
             case .failure(let error): self.connection.send(call.answer(error: error))
             }
         }
     }
 
     /// A signal of the service on the session bus, emitted again on the private bus.
-    private func emit(_ signal: Signal) {
-        connection.emitSignal(destination: nil, path: signal.path, interface: signal.interface,
-                              name: signal.member, signal.parameters)
+    private func emit(_ signal: BusMessage) {
+        guard let path = signal.path, let interface = signal.interface, let member = signal.member,
+              let body = try? signal.readBody() else { return }
+        connection.emitSignal(destination: nil, path: path, interface: interface, name: member, body)
     }
 }

@@ -75,9 +75,10 @@ final class LogRecorder: @unchecked Sendable {
 
 /// A notification as the bridge forwards it (what is inside does not matter to the forwarder).
 func forwarded(_ id: UInt32, summary: String = "Hello") -> ForwardedNotification {
-    ForwardedNotification(id: id, appKey: "Mail", level: .active, appName: .string("Mail"), appIcon: .string(""),
-                          summary: .string(summary), body: .string(""), actions: .strings([]),
-                          hints: .dictionary([]), expireTimeout: .int32(-1))
+    ForwardedNotification(id: id, appKey: "Mail", level: .active, appName: "Mail", appIcon: "",
+                          summary: summary, body: "", actions: [],
+                          hints: ForwardedHints(original: .variant(.dictionary([])), keep: { _ in true }, added: []),
+                          expireTimeout: -1, weight: 40 + summary.utf8.count)
 }
 
 /// A history row for notification `id`.

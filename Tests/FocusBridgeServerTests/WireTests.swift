@@ -1,5 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeTestSupport
 @testable import FocusBridgeServer
 import XCTest
 
@@ -22,6 +23,7 @@ final class WireTests: XCTestCase {
         XCTAssertEqual(request.hints["urgency"]?.integer, 2)
         XCTAssertEqual(request.expireTimeout, 5000)
         XCTAssertNotNil(NotifyArguments(storedType: arguments.all.typeString, bytes: arguments.all.bytes))
+        XCTAssertEqual(arguments.all.bytes, notify(hints: [("urgency", .boxed(.byte(2)))]).bytes)
         XCTAssertNil(NotifyArguments(storedType: "(s)", bytes: Variant.tuple([.string("x")]).bytes))
     }
 
@@ -43,10 +45,77 @@ final class WireTests: XCTestCase {
         XCTAssertEqual(hints["urgency"]?.unboxed.integer, Int64(shown.presentation.urgency))
     }
 
-    func testTheDaemonsSignalsAreReadAndAnUnknownReasonPassesThrough() {
+    /// The hot path on a real bus: a client's `Notify` read by `NotifyArguments` from the
+    /// message, forwarded to a "daemon" connection with `ForwardedNotification.append`: every
+    /// hint type arrives byte for byte, the bridge's own hints stay behind, urgency is set.
+    func testEveryHintTypeIsForwardedByteForByteFromTheMessage() throws {
+        let bus = try TestBus()
+        let client = try SdBusConnection.connect(address: bus.address)
+        let bridge = try SdBusConnection.connect(address: bus.address)
+        let daemon = try SdBusConnection.connect(address: bus.address)
+        let hints = Variant.parse("""
+            {'image-data': <(4, 4, 16, true, 8, 4, [byte 0, 1, 2, 255])>, 'urgency': <byte 2>, 'category': <'im'>,
+             'resident': <true>, 'x-int': <int32 -3>, 'x-int64': <int64 -9>, 'x-uint': <uint32 7>, 'x-double': <0.25>,
+             'x-strv': <['a', '', 'c']>, 'x-bytes': <b'\\x00\\x01'>, 'x-path': <objectpath '/a/b'>,
+             'x-nested': <{'deep': <{'t': <uint64 18446744073709551615>}>}>, 'x-var': <<uint32 5>>,
+             'x-focus-interruption-level': <'active'>, 'x-structs': <[(1, 'one'), (2, 'two')]>}
+            """, type: "a{sv}")!
+        var received: Variant?
+        try daemon.serve(path: NotificationsInterface.path) { message in
+            received = try? message.readBody()
+            IncomingCall(message).reply { reply throws(DBusError) in try reply.append(UInt32(77)) }
+            return true
+        }
+        var daemonID: UInt32?
+        try bridge.serve(path: NotificationsInterface.path) { message in
+            let call = IncomingCall(message)
+            guard let arguments = try? NotifyArguments(message) else { call.fail(DBusError(name: DBusError.failed, message: "")); return true }
+            call.reply()
+            XCTAssertEqual(arguments.request.hints["x-int"], .integer(-3))
+            XCTAssertEqual(arguments.request.hints["image-data"], .other(signature: "(iiibiiay)"))
+            XCTAssertEqual(arguments.all.bytes, Variant.tuple([.string("App"), .uint32(0), .string("icon"), .string("Sum"),
+                                                               .string("Body"), .strings(["k", "K"]), hints, .int32(-1)]).bytes,
+                           "the stored form is what GDBus stored")
+            let app = AppIdentity(key: "App", source: .appName)
+            let shown = Policy.present(arguments.request, app: app, context: PolicyContext())
+            let forwarded = arguments.forwarded(id: 3, request: arguments.request, shown: shown, process: nil)
+            NotificationsInterface.notify(forwarded, replacing: 0, on: bridge, name: daemon.uniqueName,
+                                          timeoutMilliseconds: 5000) { daemonID = try? $0.get() }
+            return true
+        }
+        let call = try client.methodCall(bridge.uniqueName, NotificationsInterface.path, NotificationsInterface.name, "Notify")
+        try call.appendBody(.tuple([.string("App"), .uint32(0), .string("icon"), .string("Sum"), .string("Body"),
+                                    .strings(["k", "K"]), hints, .int32(-1)]))
+        client.call(call) { _ in }
+        var expired = false
+        let timer = MainLoop.after(milliseconds: 10_000) { expired = true }
+        while daemonID == nil && !expired { MainLoop.iterate(blocking: true) }
+        MainLoop.cancel(timer)
+        XCTAssertEqual(daemonID, 77)
+        guard let received else { return XCTFail("nothing reached the daemon") }
+        XCTAssertEqual(received.typeString, NotificationsInterface.notifySignature)
+        XCTAssertEqual(received.child(3).string, "Sum")
+        let sent = Dictionary(hints.dictionaryEntries.map { ($0.key, $0.value.bytes) }, uniquingKeysWith: { a, _ in a })
+        var got: [String: [UInt8]] = [:]
+        for (key, value) in received.child(6).dictionaryEntries { got[key] = value.bytes }
+        for (key, bytes) in sent where !key.hasPrefix("x-focus-") && key != "urgency" {
+            XCTAssertEqual(got[key], bytes, key)
+        }
+        XCTAssertNil(got["x-focus-interruption-level"])
+        XCTAssertEqual(Set(got.keys).subtracting(sent.keys), [])
+        XCTAssertNotNil(got["urgency"])
+    }
+
+    func testTheDaemonsSignalsAreReadAndAnUnknownReasonPassesThrough() throws {
+        let bus = try TestBus()
+        let connection = try SdBusConnection.connect(address: bus.address)
         func signal(_ member: String, _ arguments: Variant) -> DaemonSignal? {
-            DaemonSignal(Signal(sender: ":1.5", path: NotificationsInterface.path, interface: NotificationsInterface.name,
-                                member: member, parameters: arguments))
+            guard let message = try? connection.signal(NotificationsInterface.path, NotificationsInterface.name, member),
+                  (try? message.appendBody(arguments)) != nil, (try? message.sealForReading()) != nil else {
+                XCTFail("cannot build the signal")
+                return nil
+            }
+            return DaemonSignal(message)
         }
         guard case .closed(let id, let reason)? = signal("NotificationClosed", .tuple([.uint32(7), .uint32(5)])) else {
             return XCTFail("NotificationClosed not read")

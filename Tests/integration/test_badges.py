@@ -73,7 +73,7 @@ def test_delivered_notifications_count_and_a_close_action_and_dismissal_uncount(
     b = focus_bridge("")
     first = mail(client, "first")
     sender, path, uri, props = dock.wait_count(MAIL_URI, 1)
-    assert (sender, path) == (b.unique_name, LAUNCHER_PATH)
+    assert (sender, path) == (b.control_name, LAUNCHER_PATH)
     assert props == {"count": 1, "count-visible": True}
     second = mail(client, "second")
     third = mail(client, "third")
@@ -140,7 +140,7 @@ def test_only_apps_with_a_desktop_entry_get_a_badge(bridge_factory, fake_daemon,
     client.notify("flatpak style", "b", app="org.example.Chat")    # an installed desktop ID
     dock.wait_count("application://org.example.Chat.desktop", 1)
     settle(client)
-    assert {u[2] for u in dock.updates if u[0] == b.unique_name} == {"application://org.example.Chat.desktop"}
+    assert {u[2] for u in dock.updates if u[0] == b.control_name} == {"application://org.example.Chat.desktop"}
 
 
 def test_an_app_that_publishes_its_own_badge_is_left_alone(focus_bridge, fake_daemon, client, dock, make_client):
@@ -160,7 +160,7 @@ def test_an_app_that_publishes_its_own_badge_is_left_alone(focus_bridge, fake_da
     mail(client, "marker")
     dock.wait_count(MAIL_URI, 1)
     settle(client, telegram)
-    from_bridge = [u[3]["count"] for u in dock.of(own, sender=b.unique_name)]
+    from_bridge = [u[3]["count"] for u in dock.of(own, sender=b.control_name)]
     assert from_bridge == [1], "the bridge kept publishing over the app's own badge: %r" % from_bridge
     assert dock.count(own) == 7
 

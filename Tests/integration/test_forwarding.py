@@ -42,6 +42,11 @@ def rich_hints():
         "x-vendor-bytes": GLib.Variant("ay", b"\x00\x01\xff"),
         "x-vendor-objpath": GLib.Variant("o", "/org/example/Thing"),
         "x-vendor-variant": GLib.Variant("v", GLib.Variant("u", 5)),
+        "x-vendor-int32": GLib.Variant("i", -2 ** 31),
+        "x-vendor-uint32": GLib.Variant("u", 2 ** 32 - 1),
+        "x-vendor-int64": GLib.Variant("x", -2 ** 63),
+        "x-vendor-structs": GLib.Variant("a(is)", [(1, "one"), (-2, "")]),
+        "x-vendor-empty": GLib.Variant("a{sv}", {}),
     }
 
 

@@ -58,7 +58,7 @@ def registered(watcher, b, count=1):
     """Waits for the bridge's registration: by its object path, from its own connection;
     returns a reader of the item."""
     sender, service = watcher.wait_registration(count)
-    assert (sender, service) == (b.unique_name, ITEM_PATH), (sender, service)
+    assert (sender, service) == (b.control_name, ITEM_PATH), (sender, service)
     return sender
 
 
@@ -157,7 +157,7 @@ def test_registers_again_when_a_watcher_appears(focus_bridge, fake_daemon, bus):
 
 def test_tray_false_shows_nothing_until_turned_on(focus_bridge, fake_daemon, watcher, tray, focusctl, config):
     b = focus_bridge(WORK + "\n[general]\ntray = false\n")
-    t = tray(b.unique_name)
+    t = tray(b.control_name)
     fc_ok(focusctl, "status")
     with pytest.raises(GLib.Error):   # nothing exported while off
         t.item()

@@ -199,7 +199,7 @@ public enum NotifyPipeline {
         let presentation = shown.presentation
         let forwarded = wire.forwarded(id: 7, request: notification, shown: shown,
                                        process: process.map { ProcessIdentity(processID: $0.processID) })
-        let hints = forwarded.hints
+        let hints = forwarded.hints.variant
         Fuzz.require(hints.typeString == "a{sv}", "forwarded hints of type \(hints.typeString)")
         let forwardedEntries = hints.dictionaryEntries
         Fuzz.require(forwardedEntries.filter { $0.key == "urgency" }.count == 1, "not exactly one urgency hint forwarded")
@@ -211,7 +211,7 @@ public enum NotifyPipeline {
         }
         // Every hint the bridge does not set itself is the client's, byte for byte.
         var original: [String: Int] = [:]
-        for entry in wire.hints.dictionaryEntries {
+        for entry in wire.hints.variant.dictionaryEntries {
             original[entry.key + "\u{0}" + hex(entry.value.bytes), default: 0] += 1
         }
         for entry in forwardedEntries where !addedHints.contains(entry.key) {
@@ -225,7 +225,7 @@ public enum NotifyPipeline {
         let bytes = message.bytes
         Fuzz.require(Variant(type: signature, bytes: bytes) != nil, "the forwarded arguments are not in normal form")
         _ = message.description
-        _ = JSONText.quote(forwarded.summary.string ?? "") + JSONText.quote(forwarded.body.string ?? "")
+        _ = JSONText.quote(forwarded.summary) + JSONText.quote(forwarded.body)
     }
 
     /// What `focusctl explain` and `focusctl history` print, and the store for held outcomes.

@@ -37,7 +37,11 @@ class Bridge:
         self.out = stdout_reader
         self.state_home = Path(state_home)
         self.config_home = Path(config_home)
+        # The connection owning org.freedesktop.Notifications (sd-bus: the hot path, the
+        # passthrough names), and the one owning the control name (GDBus: Control1, the tray,
+        # the badges, the session relays): docs/ARCHITECTURE.md, "Two connections".
         self.unique_name = None
+        self.control_name = None
         self.stopped = False
         self.returncode = None
 
@@ -100,11 +104,13 @@ def await_names(b, timeout=10.0):
         b.stop(signal.SIGKILL)
         pytest.fail("focus-bridge did not own %s within %.0f s (exit %r); stderr:\n%s" % (
             NOTIF_NAME, timeout, b.proc.poll(), b.stderr_tail()), pytrace=False)
-    if not wait_for_name(b.bus.conn, CONTROL_NAME, timeout, b.proc):
+    control = wait_for_name(b.bus.conn, CONTROL_NAME, timeout, b.proc)
+    if not control:
         b.stop(signal.SIGKILL)
         pytest.fail("focus-bridge did not own %s within %.0f s; stderr:\n%s" % (
             CONTROL_NAME, timeout, b.stderr_tail()), pytrace=False)
     b.unique_name = owner
+    b.control_name = control
     return b
 
 
