@@ -81,10 +81,10 @@ public struct KeptRequest: Codable, Equatable, Sendable {
     public static func hintTexts(_ hints: [String: HintValue]) -> [String] {
         var texts: [String] = []
         texts.reserveCapacity(hints.count)
-        let names = hints.count < 2 ? Array(hints.keys) : hints.keys.sorted { a, b in
-            let (first, second) = (decisive.contains(a) || a.hasPrefix("x-focus-"), decisive.contains(b) || b.hasPrefix("x-focus-"))
-            return first != second ? first : a < b
-        }
+        // Whether a name goes first, looked up once per name rather than once per comparison.
+        let names = hints.count < 2 ? Array(hints.keys) : hints.keys.map { name in
+            (name: name, first: decisive.contains(name) || name.hasPrefix("x-focus-"))
+        }.sorted { a, b in a.first != b.first ? a.first : a.name < b.name }.map(\.name)
         for name in names where !name.contains(":") && !name.isEmpty && name.utf8.count <= 64 {
             let value: String
             switch hints[name]! {
@@ -145,19 +145,25 @@ public struct KeptRequest: Codable, Equatable, Sendable {
     }
 
     /// The stored form: the JSON `Codable` reads, written by hand (it is written on the path of
-    /// every `Notify`, where `JSONEncoder` would cost several times the decision itself).
+    /// every `Notify`, where `JSONEncoder` would cost several times the decision itself). Texts
+    /// are copied a buffer at a time and numbers written in place: no per-text allocation.
     public var stored: String? {
         var out: [UInt8] = []
         out.reserveCapacity(256 + trace.reduce(0) { $0 + $1.utf8.count } + hints.reduce(0) { $0 + $1.utf8.count })
-        func key(_ name: String) {
+        func key(_ name: StaticString) {
             out.append(out.isEmpty ? UInt8(ascii: "{") : UInt8(ascii: ","))
-            Self.quote(name, into: &out)
+            out.append(UInt8(ascii: "\""))
+            name.withUTF8Buffer { out.append(contentsOf: $0) }
+            out.append(UInt8(ascii: "\""))
             out.append(UInt8(ascii: ":"))
         }
+        func word(_ text: StaticString) { text.withUTF8Buffer { out.append(contentsOf: $0) } }
         func list(_ items: [String]) {
             out.append(UInt8(ascii: "["))
-            for (index, item) in items.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
+            var first = true
+            for item in items {
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
                 Self.quote(item, into: &out)
             }
             out.append(UInt8(ascii: "]"))
@@ -167,40 +173,73 @@ public struct KeptRequest: Codable, Equatable, Sendable {
         key("app-icon"); Self.quote(appIcon, into: &out)
         key("actions"); list(actions)
         key("hints"); list(hints)
-        key("replaces-id"); out += Array(String(replacesID).utf8)
-        key("expire-timeout"); out += Array(String(expireTimeout).utf8)
+        key("replaces-id"); Self.decimal(UInt64(replacesID), negative: false, into: &out)
+        key("expire-timeout"); Self.decimal(UInt64(expireTimeout.magnitude), negative: expireTimeout < 0, into: &out)
         key("focus")
-        if let focus { Self.quote(focus, into: &out) } else { out += Array("null".utf8) }
-        key("silent"); out += Array((silent ? "true" : "false").utf8)
-        key("screen-locked"); out += Array((screenLocked ? "true" : "false").utf8)
+        if let focus { Self.quote(focus, into: &out) } else { word("null") }
+        key("silent"); silent ? word("true") : word("false")
+        key("screen-locked"); screenLocked ? word("true") : word("false")
         key("trace"); list(trace)
         out.append(UInt8(ascii: "}"))
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// `value` in decimal, as `String(_:)` writes it.
+    static func decimal(_ value: UInt64, negative: Bool, into out: inout [UInt8]) {
+        if negative { out.append(UInt8(ascii: "-")) }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var rest = value
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[19 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            } while rest > 0
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(20 - count)...]))
+        }
+    }
+
     /// `text` as a JSON string literal.
     static func quote(_ text: String, into out: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
+        var text = text
+        text.withUTF8 { quote(bytes: $0, into: &out) }
+    }
+
+    private static func quote(bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        // Most texts need no escape: copied at once.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            out.append(contentsOf: text.utf8)
-            out.append(UInt8(ascii: "\""))
-            return
-        }
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+        // Runs that need no escape (most texts are one) are copied at once.
+        var start = 0
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+                index += 1
+                continue
+            }
+            if index > start { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index])) }
+            if byte < 0x20 {
+                out.append(UInt8(ascii: "\\"))
+                out.append(UInt8(ascii: "u"))
+                out.append(UInt8(ascii: "0"))
+                out.append(UInt8(ascii: "0"))
+                out.append(hexDigit(byte >> 4))
+                out.append(hexDigit(byte & 0xF))
+            } else {
                 out.append(UInt8(ascii: "\\"))
                 out.append(byte)
-            case 0..<0x20:
-                out += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                        hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
-            default:
-                out.append(byte)
             }
+            index += 1
+            start = index
         }
+        if index > start { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index])) }
         out.append(UInt8(ascii: "\""))
+    }
+
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 
     /// A stored form read back; nil when absent or not readable (an older row, a damaged one).
