@@ -49,6 +49,21 @@ public final class BusMessage: @unchecked Sendable {
     public var signature: String { sd_bus_message_get_signature(pointer, 1).map { String(cString: $0) } ?? "" }
     public var expectsReply: Bool { sd_bus_message_get_expect_reply(pointer) > 0 }
 
+    // Header fields compared in place, as C strings: no String is made (the dispatch of every
+    // incoming message reads them).
+    private static func same(_ field: UnsafePointer<CChar>?, _ name: String) -> Bool {
+        guard let field else { return false }
+        return name.withCString { strcmp(field, $0) == 0 }
+    }
+    /// Whether the destination is `name` (false without one).
+    public func hasDestination(_ name: String) -> Bool { Self.same(sd_bus_message_get_destination(pointer), name) }
+    /// Whether the interface is `name` (false without one).
+    public func hasInterface(_ name: String) -> Bool { Self.same(sd_bus_message_get_interface(pointer), name) }
+    /// Whether the member is `name` (false without one).
+    public func hasMember(_ name: String) -> Bool { Self.same(sd_bus_message_get_member(pointer), name) }
+    public var hasInterfaceField: Bool { sd_bus_message_get_interface(pointer) != nil }
+    public var hasMemberField: Bool { sd_bus_message_get_member(pointer) != nil }
+
     /// For an error reply: its name and text.
     public var error: DBusError? {
         guard let error = sd_bus_message_get_error(pointer), let name = error.pointee.name else { return nil }

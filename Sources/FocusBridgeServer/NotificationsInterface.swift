@@ -16,41 +16,50 @@ enum NotificationsInterface {
     /// embedded XML) and Properties (it has none), as GDBus answered them before. Peer is
     /// sd-bus's own; other interfaces are the passthrough's or unknown.
     static func export(on bus: SdBusConnection, to bridge: Bridge) throws(DBusError) {
+        // The header is compared in place: no String per call for the interface or member.
         try bus.serve(path: path) { message in
-            guard message.kind == .methodCall, let member = message.member else { return false }
-            switch message.interface {
-            case name?: served(IncomingCall(message), member, bridge)
-            case introspectable? where member == "Introspect":
+            guard message.kind == .methodCall, message.hasMemberField else { return false }
+            if message.hasInterface(name) {
+                served(IncomingCall(message), bridge)
+            } else if message.hasInterface(introspectable) && message.hasMember("Introspect") {
                 IncomingCall(message).reply { reply throws(DBusError) in try reply.append(EmbeddedFiles.notificationsXML) }
-            case properties?: answerProperties(IncomingCall(message), member)
-            default: return false
+            } else if message.hasInterface(properties) {
+                answerProperties(IncomingCall(message), message.member ?? "")
+            } else {
+                return false
             }
             return true
         }
     }
 
     /// The methods served and the signature of their arguments.
-    private static let servedSignatures = ["Notify": "susssasa{sv}i", "CloseNotification": "u", "GetCapabilities": "",
-                                           "GetServerInformation": ""]
+    private enum Served {
+        case notify, closeNotification, getCapabilities, getServerInformation
 
-    private static func served(_ call: IncomingCall, _ member: String, _ bridge: Bridge) {
+        static let all: [(member: String, method: Served, signature: String)] = [
+            ("Notify", .notify, "susssasa{sv}i"), ("CloseNotification", .closeNotification, "u"),
+            ("GetCapabilities", .getCapabilities, ""), ("GetServerInformation", .getServerInformation, ""),
+        ]
+    }
+
+    private static func served(_ call: IncomingCall, _ bridge: Bridge) {
         let message = call.message
-        guard let signature = servedSignatures[member] else {
-            return call.fail(DBusError(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "No such method '\(member)'"))
+        guard let (_, method, signature) = Served.all.first(where: { message.hasMember($0.member) }) else {
+            return call.fail(DBusError(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "No such method '\(call.member)'"))
         }
-        guard message.signature == signature else {
+        guard message.hasSignature(signature) else {
             return call.fail(DBusError(name: DBusError.invalidArgs,
                                        message: "Type of message, '(\(message.signature))', does not match expected type '(\(signature))'"))
         }
-        switch member {
-        case "Notify":
+        switch method {
+        case .notify:
             do { bridge.notify(call, try NotifyArguments(message)) } catch { call.fail(error) }
-        case "CloseNotification":
+        case .closeNotification:
             bridge.close(call, id: (try? message.readUInt32()) ?? 0)
-        case "GetCapabilities":
+        case .getCapabilities:
             let capabilities = bridge.capabilities
             call.reply { reply throws(DBusError) in try reply.append(strings: capabilities) }
-        default:
+        case .getServerInformation:
             let info = bridge.serverInformation
             call.reply { reply throws(DBusError) in
                 for text in [info.name, info.vendor, info.version, info.specVersion] { try reply.append(text) }

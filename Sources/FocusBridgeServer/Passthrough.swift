@@ -48,17 +48,23 @@ final class Passthrough {
     }
 
     /// Decides from the message alone (its header, and for Properties the interface asked about).
+    /// The header fields are compared in place (every incoming message comes here): a String
+    /// is made only for a destination looked up among `extraNames`.
     static func shouldPass(_ message: BusMessage, extraNames: Set<String>) -> Bool {
-        guard let destination = message.destination else { return false }
-        if extraNames.contains(destination) { return message.interface != "org.freedesktop.DBus.Peer" }
-        guard destination == NotificationsInterface.busName, let interface = message.interface else { return false }
-        if interface == "org.freedesktop.DBus.Properties" {
+        if !extraNames.isEmpty, let destination = message.destination, extraNames.contains(destination) {
+            return !message.hasInterface("org.freedesktop.DBus.Peer")
+        }
+        guard message.hasDestination(NotificationsInterface.busName), message.hasInterfaceField else { return false }
+        if message.hasInterface("org.freedesktop.DBus.Properties") {
             defer { try? message.rewind() }
             guard message.signature.hasPrefix("s"), let about = try? message.readString() else { return false }
             return !ownInterfaces.contains(about)
         }
-        return !ownInterfaces.contains(interface)
+        return !ownInterfaceList.contains { message.hasInterface($0) }
     }
+
+    /// `ownInterfaces`, for comparing in place.
+    private static let ownInterfaceList = Array(ownInterfaces)
 
     private func pass(_ call: IncomingCall) {
         guard let senders else { return }
