@@ -25,6 +25,7 @@ packages=(
     libnotify-bin       # notify-send
     xvfb                # an X display for dunst in the tests
     x11-utils           # xdpyinfo
+    binutils            # readelf, nm: the daemon links no Foundation (test_lean_daemon.py)
     dunst               # a real notification daemon behind the bridge
     python3-gi          # for /usr/bin/python3
     python3-dbus

@@ -1,0 +1,43 @@
+"""The daemon links no Foundation (issue 16): Foundation, FoundationEssentials,
+FoundationInternationalization (ICU) and CoreFoundation were most of its resident memory.
+
+Checked on the binary the other tests run: in a debug build the Swift libraries are shared, so
+the dynamic section names any that is linked; in a static release build their symbols would be
+inside, so the symbol table is read too. focusctl may keep Foundation; it is the control."""
+import subprocess
+
+import pytest
+
+from support.processes import BRIDGE_BIN, FOCUSCTL_BIN, require_binary
+
+FOUNDATION_LIBRARIES = ("libFoundation", "libFoundationEssentials", "libFoundationInternationalization",
+                        "lib_FoundationICU", "libCoreFoundation")
+# Mangled Swift module names (10Foundation, 20FoundationEssentials, …) and CoreFoundation's C symbols.
+FOUNDATION_SYMBOLS = ("10Foundation", "20FoundationEssentials", "33FoundationInternationalization",
+                      "14_FoundationICU", "__CF")
+
+
+def needed(path):
+    out = subprocess.run(["readelf", "-d", path], capture_output=True, text=True, check=True, timeout=60).stdout
+    return [line.split("[", 1)[1].rstrip("]") for line in out.splitlines() if "(NEEDED)" in line]
+
+
+def foundation_symbols(path):
+    out = subprocess.run(["nm", "--defined-only", path], capture_output=True, text=True, timeout=120).stdout
+    return [line for line in out.splitlines() if any(name in line for name in FOUNDATION_SYMBOLS)]
+
+
+def test_focus_bridge_links_no_foundation():
+    require_binary(BRIDGE_BIN, "focus-bridge")
+    libraries = [name for name in needed(BRIDGE_BIN) if name.startswith(FOUNDATION_LIBRARIES)]
+    assert libraries == [], "focus-bridge links %s" % libraries
+    symbols = foundation_symbols(BRIDGE_BIN)
+    assert symbols == [], "focus-bridge contains %d Foundation symbols, e.g. %s" % (len(symbols), symbols[:3])
+
+
+def test_the_check_sees_foundation_where_it_is():
+    """focusctl keeps Foundation: the same check must find it there, or it proves nothing."""
+    require_binary(FOCUSCTL_BIN, "focusctl")
+    found = [name for name in needed(FOCUSCTL_BIN) if name.startswith(FOUNDATION_LIBRARIES)]
+    if not found:  # a static build: the symbols are inside
+        assert foundation_symbols(FOCUSCTL_BIN), "focusctl shows no Foundation either: the check is blind"
