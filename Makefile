@@ -113,7 +113,7 @@ fuzz-replay: deps
 # times slower: FOCUS_TEST_SLOWDOWN=4 widens the tests' latency bounds that say so (the flood
 # tests' Ping bounds). Each half prints its duration.
 SANITIZERS ?= address thread
-SANITIZER_ENV = ASAN_OPTIONS=abort_on_error=1 \
+SANITIZER_ENV = ASAN_OPTIONS=abort_on_error=1 SWIFT_BACKTRACE=enable=no \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Fuzz/lsan.supp:print_suppressions=0 \
 	TSAN_OPTIONS=halt_on_error=1:atexit_sleep_ms=100
 test-sanitize: deps
