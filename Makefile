@@ -46,7 +46,14 @@ ARGS ?=
 # Release build: self-contained binaries (the Swift runtime linked in), so an
 # installed focus-bridge keeps working when the toolchain changes.
 SCRATCH_PATH ?= .build
-RELEASE_FLAGS ?= -c release --static-swift-stdlib
+RELEASE_FLAGS ?= -c release --static-swift-stdlib $(LINK_LAYOUT)
+# Less resident code (docs/BENCHMARKS.md): every function in its own section, linked by lld
+# (shipped with Swift) with the relative relocations packed (DT_RELR, glibc >= 2.36: 700 KB of
+# relocation records read at every start become 6 KB) and the functions the daemon runs laid
+# side by side (scripts/link-order.txt, written by scripts/link_order.py; a stale name is skipped).
+LINK_LAYOUT ?= -Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld \
+	-Xlinker -z -Xlinker pack-relative-relocs \
+	-Xlinker --symbol-ordering-file=$(CURDIR)/scripts/link-order.txt -Xlinker --no-warn-symbol-ordering
 BUILT ?=
 STRIP ?= strip
 
