@@ -30,15 +30,19 @@ sys.path.insert(0, HERE)
 import bench_references as bench  # noqa: E402  (the bench's own buses, proxies and client)
 
 
-def functions_that_ran(callgrind_out, binary_name):
-    """Mangled names of the functions of `binary_name` in a callgrind file, first seen first."""
+def functions_that_ran(callgrind_out, binary):
+    """Mangled names of the functions of `binary` in a callgrind file, first seen first.
+
+    callgrind marks a function met again through recursion with a suffix ('2): the name is
+    kept without it. A few dozen pieces of code without a symbol, which callgrind names by
+    address, are left out."""
     names, current_object = {}, None
     with open(callgrind_out) as f:
         for line in f:
             if line.startswith("ob="):
                 current_object = line[3:].strip()
-            elif line.startswith("fn=") and current_object and os.path.basename(current_object) == binary_name:
-                names.setdefault(line[3:].strip(), None)
+            elif line.startswith("fn=") and current_object == binary and not line.startswith("fn=0x"):
+                names.setdefault(line[3:].strip().split("'")[0], None)
     return list(names)
 
 
@@ -77,7 +81,7 @@ def main():
         nulld.kill()
         for pid in (a_pid, b_pid):
             os.kill(pid, 15)
-    names = functions_that_ran(out, os.path.basename(binary))
+    names = functions_that_ran(out, binary)
     if len(names) < 500:
         sys.exit(f"link_order.py: only {len(names)} functions ran; is {args.bridge} a focus-bridge? (logs in {work})")
     with open(args.output, "w") as f:
