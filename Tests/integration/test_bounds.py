@@ -12,6 +12,7 @@ from gi.repository import Gio, GLib
 from support.bridge import wait_connected
 from support.names import NOTIF_IFACE, NOTIF_NAME, NOTIF_PATH
 from support.processes import FAKE_DAEMON, PYTHON, LineReader
+from support.reports import SANITIZER_LOG_DIR
 from support.waiting import pump_until, wait_until
 
 TEST_TIMEOUT = 120
@@ -97,13 +98,16 @@ def test_hostile_app_names_and_bodies_keep_memory_and_disk_bounded(bridge_factor
     given_up = bridge.stderr().count(" given up")
     assert client.status()["counts"]["delivered"] + given_up >= 601
     _, peak = memory_of(bridge.pid)
-    # the heap is trimmed once the burst is forwarded (an idle callback): awaited, bounded
-    wait_until(lambda: memory_of(bridge.pid)[0] <= before + RSS_GROWTH_AFTER_MiB, 10,
-               message="resident memory stayed at %.1f MiB after the burst (%.1f before, peak %.1f)" % (
-                   memory_of(bridge.pid)[0], before, peak))
-    after, _ = memory_of(bridge.pid)
-    print("RSS before %.1f MiB, peak %.1f MiB, after %.1f MiB; %d given up" % (before, peak, after, given_up))
-    assert peak <= before + RSS_GROWTH_PEAK_MiB, "peak %.1f MiB (before %.1f)" % (peak, before)
+    # Under AddressSanitizer freed memory waits in its quarantine (256 MiB) and every byte has
+    # its shadow: the resident figures are the sanitizer's, so only the rest is checked there.
+    if SANITIZER_LOG_DIR is None:
+        # the heap is trimmed once the burst is forwarded (an idle callback): awaited, bounded
+        wait_until(lambda: memory_of(bridge.pid)[0] <= before + RSS_GROWTH_AFTER_MiB, 10,
+                   message="resident memory stayed at %.1f MiB after the burst (%.1f before, peak %.1f)" % (
+                       memory_of(bridge.pid)[0], before, peak))
+        after, _ = memory_of(bridge.pid)
+        print("RSS before %.1f MiB, peak %.1f MiB, after %.1f MiB; %d given up" % (before, peak, after, given_up))
+        assert peak <= before + RSS_GROWTH_PEAK_MiB, "peak %.1f MiB (before %.1f)" % (peak, before)
 
     rows = client.history(1000)
     assert len(rows) == 601
