@@ -2,4 +2,5 @@
 #include <gio/gunixfdlist.h>
 #include <glib-unix.h>
 #include <sys/timerfd.h>
+#include <sys/inotify.h>
 #include <malloc.h>
