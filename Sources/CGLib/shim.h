@@ -1,5 +1,4 @@
-#include <gio/gio.h>
-#include <gio/gunixfdlist.h>
+#include <glib.h>
 #include <glib-unix.h>
 #include <sys/timerfd.h>
 #include <sys/inotify.h>
