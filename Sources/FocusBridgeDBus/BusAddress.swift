@@ -29,19 +29,17 @@ enum BusAddress {
 
     /// A path as a D-Bus address value: bytes outside the optionally-escaped set as %XX.
     private static func escaped(_ path: String) -> String {
-        var text = ""
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
         for byte in path.utf8 {
-            let c = Character(Unicode.Scalar(byte))
-            if c.isASCII && (c.isLetter || c.isNumber || "-_/.\\*".contains(c)) {
-                text.append(c)
-            } else {
-                text += "%" + String(byte, radix: 16, uppercase: true).leftPadded
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "/"), UInt8(ascii: "."), UInt8(ascii: "\\"), UInt8(ascii: "*"):
+                bytes.append(byte)
+            default:
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
             }
         }
-        return text
+        return String(decoding: bytes, as: UTF8.self)
     }
-}
-
-private extension String {
-    var leftPadded: String { count < 2 ? "0" + self : self }
 }

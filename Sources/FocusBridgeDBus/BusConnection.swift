@@ -202,15 +202,12 @@ public final class BusConnection {
     /// `org.freedesktop.DBus.Properties`, the parameters those of Get, GetAll or Set).
     public func export(path: String, interfaceXML xml: String, interface: String,
                        _ handler: @escaping (MethodCall) -> Void) throws(DBusError) {
-        guard let description = InterfaceDescription(xml: xml, interface: interface) else {
-            throw DBusError(name: DBusError.failed, message: "interface \(interface) missing from its XML")
-        }
         let isNewPath = objects[path] == nil
-        if objects[path]?.contains(where: { $0.description.name == interface }) == true {
+        if objects[path]?.contains(where: { $0.name == interface }) == true {
             throw DBusError(name: "org.freedesktop.DBus.Error.ObjectPathInUse",
                             message: "an object is already exported for the interface \(interface) at \(path)")
         }
-        objects[path, default: []].append(ExportedInterface(description: description, handler: handler))
+        objects[path, default: []].append(ExportedInterface(name: interface, xml: xml, handler: handler))
         guard isNewPath else { return }
         try connection.serve(path: path) { [weak self] message in
             guard let self, message.kind == .methodCall else { return false }
@@ -233,10 +230,27 @@ public final class BusConnection {
     }
 }
 
-/// One interface exported at a path: its description and the handler of its calls.
-struct ExportedInterface {
-    let description: InterfaceDescription
+/// One interface exported at a path: its XML, read at the first call that needs it (nothing is
+/// read for an object nobody calls), and the handler of its calls.
+final class ExportedInterface {
+    let name: String
+    private let xml: String
     let handler: (MethodCall) -> Void
+    private var read: InterfaceDescription?
+
+    init(name: String, xml: String, handler: @escaping (MethodCall) -> Void) {
+        self.name = name
+        self.xml = xml
+        self.handler = handler
+    }
+
+    /// The interface as its XML has it (with no methods nor properties when the XML lacks it).
+    var description: InterfaceDescription {
+        if let read { return read }
+        let description = InterfaceDescription(xml: xml, interface: name) ?? InterfaceDescription(empty: name)
+        read = description
+        return description
+    }
 }
 
 extension BusConnection {
@@ -273,7 +287,7 @@ extension BusConnection {
             let expected = ["Get": "ss", "GetAll": "s", "Set": "ssv"][member]!
             guard signature(expected), let arguments = parameters() else { return }
             let interfaceName = arguments.child(0).string ?? ""
-            guard let exported = interfaces.first(where: { $0.description.name == interfaceName }) else {
+            guard let exported = interfaces.first(where: { $0.name == interfaceName }) else {
                 return invalid("No such interface '\(interfaceName)'")
             }
             if member != "GetAll" {
@@ -293,7 +307,7 @@ extension BusConnection {
             exported.handler(MethodCall(call, objectPath: path, interfaceName: Self.propertiesInterface,
                                         methodName: member, parameters: arguments))
         default:
-            let candidates = interface.map { name in interfaces.filter { $0.description.name == name } } ?? interfaces
+            let candidates = interface.map { name in interfaces.filter { $0.name == name } } ?? interfaces
             guard let exported = candidates.first(where: { $0.description.methods[member] != nil }) else {
                 if let interface, candidates.isEmpty {
                     return call.fail(DBusError(name: DBusError.unknownMethod,
@@ -302,7 +316,7 @@ extension BusConnection {
                 return call.fail(DBusError(name: DBusError.unknownMethod, message: "No such method '\(member)'"))
             }
             guard signature(exported.description.methods[member]!), let arguments = parameters() else { return }
-            exported.handler(MethodCall(call, objectPath: path, interfaceName: exported.description.name,
+            exported.handler(MethodCall(call, objectPath: path, interfaceName: exported.name,
                                         methodName: member, parameters: arguments))
         }
     }
