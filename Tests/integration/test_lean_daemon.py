@@ -45,8 +45,8 @@ def test_the_check_sees_foundation_where_it_is():
 
 
 # GIO and GObject (issue 16): GDBus, its worker thread, and with them libmount, libblkid,
-# libselinux, libpcre2, libffi and libgmodule were 2.5 MiB of the daemon's idle memory. GLib
-# itself stays (the main loop, GVariant).
+# libselinux, libffi, libgmodule and libz were 2.5 MiB of the daemon's idle memory. GLib itself
+# stays (the main loop, GVariant).
 GIO_LIBRARIES = ("libgio-2.0", "libgobject-2.0", "libgmodule-2.0")
 
 
