@@ -118,7 +118,7 @@ fuzz-replay: deps
 # collect the reports of all their processes and fail the test that was running
 # (Tests/integration/support/reports.py). ThreadSanitizer sleeps 1 s by default at the exit of every
 # multi-threaded process, to catch races with exit-time destructors; every process talking to
-# D-Bus has GDBus's worker thread, so that second made each focusctl call take over a second
+# D-Bus had GDBus's worker thread (before issue 16), so that second made each focusctl call take over a second
 # and time-bound tests fail: 100 ms keeps most of the point. Under TSan the bridge is several
 # times slower: FOCUS_TEST_SLOWDOWN=4 widens the tests' latency bounds that say so (the flood
 # tests' Ping bounds). Each half prints its duration.

@@ -20,8 +20,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
-        // GIO/GLib from libglib2.0-dev, seen through one shim header.
-        .systemLibrary(name: "CGLib", pkgConfig: "gio-unix-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        // GLib alone from libglib2.0-dev (main loop, timers, GVariant, g_spawn), seen through one
+        // shim header: no GIO or GObject, so the daemon does not load them (issue 16).
+        .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
         // sd-bus from libsystemd-dev: the bus hot path, seen by FocusBridgeDBus only (SdBus*, BusMessage).
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // SQLite from libsqlite3-dev, seen by FocusBridgeStore only (SQLite.swift, a small typed wrapper).
@@ -39,7 +40,7 @@ let package = Package(
         .target(name: "FocusBridgeConfig", dependencies: ["FocusBridgeCore", "FocusBridgeTOML", "FocusBridgeSystem"]),
         // The SQLite state: history, ID high-water mark.
         .target(name: "FocusBridgeStore", dependencies: ["FocusBridgeCore", "CSQLite", "FocusBridgeSystem"]),
-        // The only layer that touches GLib, GVariant, GDBus and sd-bus.
+        // The only layer that touches GLib, GVariant and sd-bus.
         .target(name: "FocusBridgeDBus", dependencies: ["CGLib", "CSystemd", "FocusBridgeSystem"]),
         // The running service: wires the core, the store and the bus together.
         .target(name: "FocusBridgeServer", dependencies: [

@@ -13,7 +13,7 @@ set -euo pipefail
 
 packages=(
     # build
-    libglib2.0-dev      # GIO's GDBus, the GLib main loop, GVariant
+    libglib2.0-dev      # the GLib main loop, GVariant, g_spawn (libglib only: no GIO)
     libxcb1-dev         # X11 windows (EWMH): the window in front
     libsqlite3-dev      # SQLite (the store, through Sources/CSQLite)
     libsystemd-dev      # sd-bus: the bus hot path (through Sources/CSystemd)

@@ -1,5 +1,5 @@
-#include <gio/gio.h>
-#include <gio/gunixfdlist.h>
+#include <glib.h>
 #include <glib-unix.h>
 #include <sys/timerfd.h>
+#include <sys/inotify.h>
 #include <malloc.h>

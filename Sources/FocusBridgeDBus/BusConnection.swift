@@ -1,4 +1,4 @@
-import CGLib
+import CSystemd
 
 /// A signal received on a connection.
 public struct Signal {
@@ -12,124 +12,109 @@ public struct Signal {
     public let parameters: Variant
 }
 
-/// A connection to a message bus: typed calls, signals, names and exported objects over GDBus.
+/// A connection to a message bus for the cold paths: calls, signals and exported objects with
+/// `Variant` bodies (the control interface, the tray, the badges, logind, the sender look-ups).
+///
+/// Over sd-bus (an `SdBusConnection` of its own, on the GLib main loop), with GDBus's manners:
+/// an exported object answers `Introspect` from its interface's XML and
+/// `org.freedesktop.DBus.Properties`, refuses an unknown method (`UnknownMethod`) and arguments
+/// that do not match the XML (`InvalidArgs`); calls never start a service (no auto-start) and
+/// check the reply's type when one is given. Bodies are converted by `BusMessage+Variant`.
 public final class BusConnection {
-    public private(set) var pointer: OpaquePointer // GDBusConnection*, one reference owned
+    private var connection: SdBusConnection
+    private var subscriptions: [UInt32: SdBusConnection.Match] = [:]
+    private var nextSubscription: UInt32 = 1
+    /// Exported interfaces by object path, in the order exported.
+    private var objects: [String: [ExportedInterface]] = [:]
 
-    private init(owning pointer: OpaquePointer) { self.pointer = pointer }
-    deinit { g_object_unref(UnsafeMutableRawPointer(pointer)) }
+    private init(_ connection: SdBusConnection) { self.connection = connection }
 
     /// Connects to `address` again, in place of this (closed) connection, so that everything
-    /// holding this object uses the new one. Signal subscriptions, exported objects, filters and
-    /// close handlers stay with the old connection: set up again what is needed.
+    /// holding this object uses the new one. Signal subscriptions, exported objects and close
+    /// handlers stay with the old connection: set up again what is needed.
     public func reconnect(address: String) throws(DBusError) {
-        let fresh = try BusConnection.connect(address: address)
-        g_object_ref(UnsafeMutableRawPointer(fresh.pointer))
-        g_object_unref(UnsafeMutableRawPointer(pointer))
-        pointer = fresh.pointer
+        connection = try SdBusConnection.connect(address: address)
+        subscriptions = [:]
+        objects = [:]
     }
 
     /// Connects to the bus at `address` (a message bus: Hello is sent, a unique name assigned).
     public static func connect(address: String) throws(DBusError) -> BusConnection {
-        var error: UnsafeMutablePointer<GError>?
-        let flags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
-            | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
-        guard let connection = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else {
-            throw DBusError(taking: error)
-        }
-        g_dbus_connection_set_exit_on_close(connection, 0)
-        return BusConnection(owning: connection)
+        BusConnection(try SdBusConnection.connect(address: address))
     }
 
-    /// The session bus of `DBUS_SESSION_BUS_ADDRESS`, as a private connection of our own.
+    /// The session bus of `DBUS_SESSION_BUS_ADDRESS` (or the systemd user bus), as a private
+    /// connection of our own.
     public static func session() throws(DBusError) -> BusConnection {
-        var error: UnsafeMutablePointer<GError>?
-        guard let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, &error) else {
-            throw DBusError(taking: error)
-        }
-        defer { g_free(address) }
-        return try connect(address: String(cString: address))
+        try connect(address: BusAddress.session())
     }
 
     /// The system bus, when there is one.
     public static func system() throws(DBusError) -> BusConnection {
-        var error: UnsafeMutablePointer<GError>?
-        guard let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SYSTEM, nil, &error) else {
-            throw DBusError(taking: error)
-        }
-        defer { g_free(address) }
-        return try connect(address: String(cString: address))
+        try connect(address: BusAddress.system())
     }
 
-    public var uniqueName: String {
-        g_dbus_connection_get_unique_name(pointer).map { String(cString: $0) } ?? ""
-    }
+    public var uniqueName: String { connection.uniqueName }
 
-    public var isClosed: Bool { g_dbus_connection_is_closed(pointer) != 0 }
+    public var isClosed: Bool { connection.isClosed }
 
     // MARK: Calls
+
+    private func methodCall(_ destination: String, _ path: String, _ interface: String, _ method: String,
+                            _ arguments: Variant?) throws(DBusError) -> BusMessage {
+        let message = try connection.methodCall(destination, path, interface, method)
+        try check(sd_bus_message_set_auto_start(message.pointer, 0), "no auto-start")
+        if let arguments { try message.appendBody(arguments) }
+        return message
+    }
+
+    /// The reply's body as a tuple, checked against `replyType` when there is one.
+    private static func body(of reply: BusMessage, method: String, replyType: String?) throws(DBusError) -> Variant {
+        if let replyType, "(\(reply.signature))" != replyType {
+            throw DBusError(name: DBusError.invalidArgs,
+                            message: "Method '\(method)' returned type '(\(reply.signature))', but expected '\(replyType)'")
+        }
+        try reply.rewind()
+        return try reply.readBody()
+    }
 
     /// Calls a method asynchronously; `completion` runs on the main loop with the reply tuple.
     public func call(_ destination: String, _ path: String, _ interface: String, _ method: String,
                      _ arguments: Variant? = nil, replyType: String? = nil, timeoutMilliseconds: Int32 = -1,
                      completion: @escaping (Result<Variant, DBusError>) -> Void) {
-        typealias Completion = (Result<Variant, DBusError>) -> Void
-        let type = replyType.map { g_variant_type_new($0) }
-        defer { type.map { g_variant_type_free($0) } }
-        g_dbus_connection_call(pointer, destination, path, interface, method, arguments?.pointer, type ?? nil,
-                               G_DBUS_CALL_FLAGS_NO_AUTO_START, timeoutMilliseconds, nil, { source, result, data in
-            let completion = CallbackBox<Completion>.take(data)
-            var error: UnsafeMutablePointer<GError>?
-            let connection = OpaquePointer(source)
-            if let reply = g_dbus_connection_call_finish(connection, result, &error) {
-                completion(.success(Variant(owning: reply)))
-            } else {
-                completion(.failure(DBusError(taking: error)))
-            }
-        }, CallbackBox<Completion>(completion).retainedPointer())
+        let message: BusMessage
+        do { message = try methodCall(destination, path, interface, method, arguments) } catch {
+            MainLoop.whenIdle { completion(.failure(error)) }
+            return
+        }
+        connection.call(message, timeoutMilliseconds: timeoutMilliseconds) { result in
+            completion(result.flatMap { reply in
+                Result { () throws(DBusError) -> Variant in try Self.body(of: reply, method: method, replyType: replyType) }
+            })
+        }
     }
 
     /// Calls a method and waits for the reply (start-up and command-line tools only).
     public func callSync(_ destination: String, _ path: String, _ interface: String, _ method: String,
                          _ arguments: Variant? = nil, replyType: String? = nil,
                          timeoutMilliseconds: Int32 = -1) throws(DBusError) -> Variant {
-        var error: UnsafeMutablePointer<GError>?
-        let type = replyType.map { g_variant_type_new($0) }
-        defer { type.map { g_variant_type_free($0) } }
-        guard let reply = g_dbus_connection_call_sync(pointer, destination, path, interface, method,
-                                                      arguments?.pointer, type ?? nil,
-                                                      G_DBUS_CALL_FLAGS_NO_AUTO_START, timeoutMilliseconds,
-                                                      nil, &error) else {
-            throw DBusError(taking: error)
-        }
-        return Variant(owning: reply)
-    }
-
-    /// Sends a raw message and hands its reply (or error) to `completion` on the main loop.
-    public func send(_ message: Message, timeoutMilliseconds: Int32 = -1,
-                     completion: @escaping (Result<Message, DBusError>) -> Void) {
-        typealias Completion = (Result<Message, DBusError>) -> Void
-        g_dbus_connection_send_message_with_reply(pointer, message.pointer, G_DBUS_SEND_MESSAGE_FLAGS_NONE,
-                                                  timeoutMilliseconds, nil, nil, { source, result, data in
-            let completion = CallbackBox<Completion>.take(data)
-            var error: UnsafeMutablePointer<GError>?
-            if let reply = g_dbus_connection_send_message_with_reply_finish(OpaquePointer(source), result, &error) {
-                completion(.success(Message(owning: reply)))
-            } else {
-                completion(.failure(DBusError(taking: error)))
-            }
-        }, CallbackBox<Completion>(completion).retainedPointer())
+        let message = try methodCall(destination, path, interface, method, arguments)
+        let reply = try connection.callSync(message, timeoutMilliseconds: timeoutMilliseconds)
+        return try Self.body(of: reply, method: method, replyType: replyType)
     }
 
     /// Sends a raw message that expects no reply (a reply, a signal).
     public func send(_ message: Message) {
-        g_dbus_connection_send_message(pointer, message.pointer, G_DBUS_SEND_MESSAGE_FLAGS_NONE, nil, nil)
+        guard let message = message.message else { return }
+        _ = sd_bus_send(nil, message.pointer, nil)
     }
 
     /// Emits a signal; with a `destination` it is unicast to that connection only.
     public func emitSignal(destination: String?, path: String, interface: String, name: String,
                            _ arguments: Variant) {
-        g_dbus_connection_emit_signal(pointer, destination, path, interface, name, arguments.pointer, nil)
+        guard let signal = try? connection.signal(path, interface, name, destination: destination),
+              (try? signal.appendBody(arguments)) != nil else { return }
+        try? connection.send(signal)
     }
 
     // MARK: Signals
@@ -139,29 +124,25 @@ public final class BusConnection {
     public func subscribe(sender: String? = nil, interface: String? = nil, member: String? = nil,
                           path: String? = nil, arg0: String? = nil,
                           _ handler: @escaping (Signal) -> Void) -> UInt32 {
-        typealias Handler = (Signal) -> Void
-        return g_dbus_connection_signal_subscribe(pointer, sender, interface, member, path, arg0,
-                                                  G_DBUS_SIGNAL_FLAGS_NONE, { _, sender, path, interface, member, parameters, data in
-            CallbackBox<Handler>.borrow(data)(Signal(
-                sender: sender.map { String(cString: $0) } ?? "",
-                path: String(cString: path!), interface: String(cString: interface!),
-                member: String(cString: member!), parameters: Variant(borrowing: parameters!)))
-        }, CallbackBox<Handler>(handler).retainedPointer(), { data in CallbackBox<Handler>.release(data) })
+        var rule = "type='signal'"
+        for (key, value) in [("sender", sender), ("interface", interface), ("member", member), ("path", path), ("arg0", arg0)] {
+            if let value { rule += ",\(key)='\(value)'" }
+        }
+        guard let match = try? connection.cancellableMatch(rule, { message in
+            guard (try? message.rewind()) != nil, let body = try? message.readBody() else { return }
+            handler(Signal(sender: message.sender ?? "", path: message.path ?? "", interface: message.interface ?? "",
+                           member: message.member ?? "", parameters: body))
+        }) else { return 0 }
+        let id = nextSubscription
+        nextSubscription += 1
+        subscriptions[id] = match
+        return id
     }
 
-    public func unsubscribe(_ id: UInt32) { g_dbus_connection_signal_unsubscribe(pointer, id) }
+    public func unsubscribe(_ id: UInt32) { subscriptions.removeValue(forKey: id)?.cancel() }
 
     /// Calls `handler` once when the connection closes (the bus went away).
-    public func onClose(_ handler: @escaping () -> Void) {
-        typealias Handler = () -> Void
-        let callback: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<GError>?, UnsafeMutableRawPointer?) -> Void = { _, _, _, data in
-            CallbackBox<Handler>.borrow(data)()
-        }
-        g_signal_connect_data(UnsafeMutableRawPointer(pointer), "closed",
-                              unsafeBitCast(callback, to: GCallback.self),
-                              CallbackBox<Handler>(handler).retainedPointer(),
-                              { data, _ in CallbackBox<Handler>.release(data) }, GConnectFlags(rawValue: 0))
-    }
+    public func onClose(_ handler: @escaping () -> Void) { connection.onClose(handler) }
 
     // MARK: Names
 
@@ -170,15 +151,13 @@ public final class BusConnection {
     /// Asks the bus for a well-known name (RequestName); flags as in the D-Bus specification.
     public func requestName(_ name: String, allowReplacement: Bool = false, replaceExisting: Bool = false,
                             doNotQueue: Bool = true) throws(DBusError) -> NameRequestResult {
-        let flags: UInt32 = (allowReplacement ? 1 : 0) | (replaceExisting ? 2 : 0) | (doNotQueue ? 4 : 0)
-        let reply = try callSync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                 "RequestName", .tuple([.string(name), .uint32(flags)]), replyType: "(u)")
-        switch reply.child(0).uint32 {
-        case 1: return .primaryOwner
-        case 2: return .inQueue
-        case 4: return .alreadyOwner
-        default: return .exists
-        }
+        try connection.requestName(name, allowReplacement: allowReplacement, replaceExisting: replaceExisting,
+                                   doNotQueue: doNotQueue)
+    }
+
+    /// Gives a name back (ReleaseName, synchronously: shutting down).
+    public func releaseName(_ name: String, timeoutMilliseconds: Int32 = -1) {
+        connection.releaseName(name, timeoutMilliseconds: timeoutMilliseconds)
     }
 
     /// The unique name owning `name`, or nil.
@@ -218,60 +197,179 @@ public final class BusConnection {
     // MARK: Exporting objects
 
     /// Exports the interface described by `xml` (one `<node>` holding it) at `path`;
-    /// `handler` receives every method call on it.
+    /// `handler` receives every method call on it, and `org.freedesktop.DBus.Properties` calls
+    /// for a property the XML has with the access asked for (`interfaceName` is then
+    /// `org.freedesktop.DBus.Properties`, the parameters those of Get, GetAll or Set).
     public func export(path: String, interfaceXML xml: String, interface: String,
                        _ handler: @escaping (MethodCall) -> Void) throws(DBusError) {
-        typealias Handler = (MethodCall) -> Void
-        var error: UnsafeMutablePointer<GError>?
-        guard let node = g_dbus_node_info_new_for_xml(xml, &error) else { throw DBusError(taking: error) }
-        defer { g_dbus_node_info_unref(node) }
-        guard let info = g_dbus_node_info_lookup_interface(node, interface) else {
-            throw DBusError(name: DBusError.failed, message: "interface \(interface) missing from its XML")
+        let isNewPath = objects[path] == nil
+        if objects[path]?.contains(where: { $0.name == interface }) == true {
+            throw DBusError(name: "org.freedesktop.DBus.Error.ObjectPathInUse",
+                            message: "an object is already exported for the interface \(interface) at \(path)")
         }
-        // GDBus copies the vtable (`_g_dbus_interface_vtable_copy`): it need not outlive the call.
-        var vtable = GDBusInterfaceVTable()
-        vtable.method_call = { _, sender, path, interface, method, parameters, invocation, data in
-            CallbackBox<Handler>.borrow(data)(MethodCall(
-                invocation: invocation!, sender: sender.map { String(cString: $0) } ?? "",
-                objectPath: String(cString: path!), interfaceName: String(cString: interface!),
-                methodName: String(cString: method!), parameters: Variant(borrowing: parameters!)))
+        objects[path, default: []].append(ExportedInterface(name: interface, xml: xml, handler: handler))
+        guard isNewPath else { return }
+        try connection.serve(path: path) { [weak self] message in
+            guard let self, message.kind == .methodCall else { return false }
+            self.dispatch(IncomingCall(message), path: path)
+            return true
         }
-        let id = g_dbus_connection_register_object(pointer, path, info, &vtable,
-                                                   CallbackBox<Handler>(handler).retainedPointer(),
-                                                   { data in CallbackBox<Handler>.release(data) }, &error)
-        if id == 0 { throw DBusError(taking: error) }
     }
 
-    /// Diverts incoming method calls for which `wanted` says yes (it runs on GDBus's worker
-    /// thread, so it must only look at the message) to `handler` on the main loop, before GDBus
-    /// dispatches them. Used to pass other interfaces through to the notification daemon.
+    /// Diverts every incoming method call for which `wanted` says yes to `handler` (on the main
+    /// loop, as every callback), before anything else sees it. Used by the session relays.
     public func divertIncomingCalls(where wanted: @escaping @Sendable (Message) -> Bool,
                                     to handler: @escaping (Message) -> Void) {
-        let filter = MessageDiversion(wanted: wanted, handler: handler)
-        g_dbus_connection_add_filter(pointer, { _, message, incoming, data in
-            guard incoming != 0, let message else { return message }
-            let diversion = Unmanaged<MessageDiversion>.fromOpaque(data!).takeUnretainedValue()
-            // The filter owns one reference; the wrapper takes a second of its own.
-            g_object_ref(UnsafeMutableRawPointer(message))
-            let wrapped = Message(owning: message)
-            guard wrapped.kind == .methodCall, diversion.wanted(wrapped) else { return message }
-            g_object_unref(UnsafeMutableRawPointer(message)) // dropped from GDBus's path
-            MainLoop.invoke { diversion.deliver(wrapped) }
-            return nil
-        }, Unmanaged.passRetained(filter).toOpaque(), { data in
-            Unmanaged<MessageDiversion>.fromOpaque(data!).release()
-        })
+        try? connection.filter { message in
+            guard message.kind == .methodCall else { return false }
+            let wrapped = Message(message)
+            guard wanted(wrapped) else { return false }
+            handler(wrapped)
+            return true
+        }
     }
 }
 
-/// The state of one message filter, shared between GDBus's worker thread (which only reads the
-/// immutable predicate) and the main loop (which runs the handler).
-private final class MessageDiversion: @unchecked Sendable {
-    let wanted: @Sendable (Message) -> Bool
-    private let handler: (Message) -> Void
-    init(wanted: @escaping @Sendable (Message) -> Bool, handler: @escaping (Message) -> Void) {
-        self.wanted = wanted
+/// One interface exported at a path: its XML, read at the first call that needs it (nothing is
+/// read for an object nobody calls), and the handler of its calls.
+final class ExportedInterface {
+    let name: String
+    private let xml: String
+    let handler: (MethodCall) -> Void
+    private var read: InterfaceDescription?
+
+    init(name: String, xml: String, handler: @escaping (MethodCall) -> Void) {
+        self.name = name
+        self.xml = xml
         self.handler = handler
     }
-    func deliver(_ message: Message) { handler(message) }
+
+    /// The interface as its XML has it (with no methods nor properties when the XML lacks it).
+    var description: InterfaceDescription {
+        if let read { return read }
+        let description = InterfaceDescription(xml: xml, interface: name) ?? InterfaceDescription(empty: name)
+        read = description
+        return description
+    }
+}
+
+extension BusConnection {
+    private static let propertiesInterface = "org.freedesktop.DBus.Properties"
+    private static let introspectableInterface = "org.freedesktop.DBus.Introspectable"
+
+    /// A method call at an exported path: Introspect, Properties, or one of the interfaces'.
+    fileprivate func dispatch(_ call: IncomingCall, path: String) {
+        let message = call.message
+        let interfaces = objects[path] ?? []
+        let member = message.member ?? ""
+        let interface = message.interface
+        func invalid(_ text: String) { call.fail(DBusError(name: DBusError.invalidArgs, message: text)) }
+        func signature(_ expected: String) -> Bool {
+            if message.signature == expected { return true }
+            invalid("Type of message, '(\(message.signature))', does not match expected type '(\(expected))'")
+            return false
+        }
+        func parameters() -> Variant? {
+            do throws(DBusError) {
+                try message.rewind()
+                return try message.readBody()
+            } catch {
+                call.fail(error)
+                return nil
+            }
+        }
+        switch interface {
+        case Self.introspectableInterface where member == "Introspect":
+            guard signature("") else { return }
+            let xml = introspection(path: path, interfaces: interfaces)
+            return call.reply { reply throws(DBusError) in try reply.append(xml) }
+        case Self.propertiesInterface where ["Get", "GetAll", "Set"].contains(member):
+            let expected = ["Get": "ss", "GetAll": "s", "Set": "ssv"][member]!
+            guard signature(expected), let arguments = parameters() else { return }
+            let interfaceName = arguments.child(0).string ?? ""
+            guard let exported = interfaces.first(where: { $0.name == interfaceName }) else {
+                return invalid("No such interface '\(interfaceName)'")
+            }
+            if member != "GetAll" {
+                let property = arguments.child(1).string ?? ""
+                guard let info = exported.description.properties[property] else {
+                    return invalid("No such property '\(property)'")
+                }
+                if member == "Get", !info.readable { return invalid("Property '\(property)' is not readable") }
+                if member == "Set" {
+                    guard info.writable else { return invalid("Property '\(property)' is not writable") }
+                    let type = arguments.child(2).unboxed.typeString
+                    guard type == info.type else {
+                        return invalid("Error setting property '\(property)': Expected type '\(info.type)' but got '\(type)'")
+                    }
+                }
+            }
+            exported.handler(MethodCall(call, objectPath: path, interfaceName: Self.propertiesInterface,
+                                        methodName: member, parameters: arguments))
+        default:
+            let candidates = interface.map { name in interfaces.filter { $0.name == name } } ?? interfaces
+            guard let exported = candidates.first(where: { $0.description.methods[member] != nil }) else {
+                if let interface, candidates.isEmpty {
+                    return call.fail(DBusError(name: DBusError.unknownMethod,
+                                               message: "No such interface '\(interface)' on object at path \(path)"))
+                }
+                return call.fail(DBusError(name: DBusError.unknownMethod, message: "No such method '\(member)'"))
+            }
+            guard signature(exported.description.methods[member]!), let arguments = parameters() else { return }
+            exported.handler(MethodCall(call, objectPath: path, interfaceName: exported.name,
+                                        methodName: member, parameters: arguments))
+        }
+    }
+
+    /// The object's introspection: the standard interfaces, the exported ones as their XML
+    /// has them, and the exported paths below it as child nodes.
+    private func introspection(path: String, interfaces: [ExportedInterface]) -> String {
+        var xml = """
+        <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
+        "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
+        <node>
+          <interface name="org.freedesktop.DBus.Properties">
+            <method name="Get">
+              <arg type="s" name="interface_name" direction="in"/>
+              <arg type="s" name="property_name" direction="in"/>
+              <arg type="v" name="value" direction="out"/>
+            </method>
+            <method name="GetAll">
+              <arg type="s" name="interface_name" direction="in"/>
+              <arg type="a{sv}" name="properties" direction="out"/>
+            </method>
+            <method name="Set">
+              <arg type="s" name="interface_name" direction="in"/>
+              <arg type="s" name="property_name" direction="in"/>
+              <arg type="v" name="value" direction="in"/>
+            </method>
+            <signal name="PropertiesChanged">
+              <arg type="s" name="interface_name"/>
+              <arg type="a{sv}" name="changed_properties"/>
+              <arg type="as" name="invalidated_properties"/>
+            </signal>
+          </interface>
+          <interface name="org.freedesktop.DBus.Introspectable">
+            <method name="Introspect">
+              <arg type="s" name="xml_data" direction="out"/>
+            </method>
+          </interface>
+          <interface name="org.freedesktop.DBus.Peer">
+            <method name="Ping"/>
+            <method name="GetMachineId">
+              <arg type="s" name="machine_uuid" direction="out"/>
+            </method>
+          </interface>
+
+        """
+        for exported in interfaces { xml += "  " + exported.description.xml + "\n" }
+        let prefix = path == "/" ? "/" : path + "/"
+        var children: [String] = []
+        for other in objects.keys.sorted() where other.hasPrefix(prefix) {
+            let child = String(other.dropFirst(prefix.count).prefix { $0 != "/" })
+            if !child.isEmpty && !children.contains(child) { children.append(child) }
+        }
+        for child in children { xml += "  <node name=\"\(child)\"/>\n" }
+        return xml + "</node>\n"
+    }
 }

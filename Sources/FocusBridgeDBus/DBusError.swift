@@ -13,33 +13,14 @@ public struct DBusError: Error, CustomStringConvertible, Sendable {
         self.isRemote = isRemote
     }
 
-    /// Takes over (and frees) a GError from a GIO call.
+    /// Takes over (and frees) a GError from a GLib call (starting a process).
     init(taking error: UnsafeMutablePointer<GError>?) {
         guard let error else {
-            self.init(name: "org.freedesktop.DBus.Error.Failed", message: "unknown error")
+            self.init(name: DBusError.failed, message: "unknown error")
             return
         }
         defer { g_error_free(error) }
-        let remote = g_dbus_error_get_remote_error(error)
-        defer { g_free(remote) }
-        let isRemote = g_dbus_error_is_remote_error(error) != 0
-        if isRemote { g_dbus_error_strip_remote_error(error) }
-        let name = remote.map { String(cString: $0) }
-            ?? DBusError.name(forDomain: error.pointee.domain, code: error.pointee.code)
-        self.init(name: name, message: String(cString: error.pointee.message), isRemote: isRemote)
-    }
-
-    /// The well-known D-Bus error name for a local GIO error, so callers can match on names only.
-    private static func name(forDomain domain: GQuark, code: Int32) -> String {
-        if domain == g_io_error_quark() {
-            switch code {
-            case Int32(G_IO_ERROR_TIMED_OUT.rawValue): return "org.freedesktop.DBus.Error.NoReply"
-            case Int32(G_IO_ERROR_CLOSED.rawValue): return "org.freedesktop.DBus.Error.Disconnected"
-            case Int32(G_IO_ERROR_CANCELLED.rawValue): return "org.gtk.GDBus.Error.Cancelled"
-            default: return "org.gtk.GDBus.UnmappedGError.Quark._g_2dio_2derror_2dquark.Code\(code)"
-            }
-        }
-        return "org.freedesktop.DBus.Error.Failed"
+        self.init(name: DBusError.failed, message: String(cString: error.pointee.message))
     }
 
     public static let serviceUnknown = "org.freedesktop.DBus.Error.ServiceUnknown"
@@ -48,6 +29,7 @@ public struct DBusError: Error, CustomStringConvertible, Sendable {
     public static let disconnected = "org.freedesktop.DBus.Error.Disconnected"
     public static let invalidArgs = "org.freedesktop.DBus.Error.InvalidArgs"
     public static let failed = "org.freedesktop.DBus.Error.Failed"
+    public static let unknownMethod = "org.freedesktop.DBus.Error.UnknownMethod"
 
     public var description: String { "\(name): \(message)" }
 }

@@ -1,89 +1,79 @@
-import CGLib
+import CSystemd
 
-/// A raw D-Bus message, for passing calls through to another bus untouched.
+/// A raw D-Bus message, for passing calls through to another bus (the session relays).
 public final class Message: @unchecked Sendable {
-    let pointer: OpaquePointer // GDBusMessage*, one reference owned
+    /// Nil for an answer that could not be made (a reply to a call that expects none).
+    let message: BusMessage?
+    private var readBody: (body: Variant?, fileDescriptors: [Int32])?
 
-    init(owning pointer: OpaquePointer) { self.pointer = pointer }
-    deinit { g_object_unref(UnsafeMutableRawPointer(pointer)) }
+    init(_ message: BusMessage?) { self.message = message }
 
     public enum Kind: Sendable { case methodCall, methodReturn, error, signal, other }
 
     public var kind: Kind {
-        switch g_dbus_message_get_message_type(pointer) {
-        case G_DBUS_MESSAGE_TYPE_METHOD_CALL: return .methodCall
-        case G_DBUS_MESSAGE_TYPE_METHOD_RETURN: return .methodReturn
-        case G_DBUS_MESSAGE_TYPE_ERROR: return .error
-        case G_DBUS_MESSAGE_TYPE_SIGNAL: return .signal
-        default: return .other
+        switch message?.kind ?? .other {
+        case .methodCall: return .methodCall
+        case .methodReturn: return .methodReturn
+        case .error: return .error
+        case .signal: return .signal
+        case .other: return .other
         }
     }
 
-    public var sender: String? { g_dbus_message_get_sender(pointer).map { String(cString: $0) } }
-    public var destination: String? { g_dbus_message_get_destination(pointer).map { String(cString: $0) } }
-    public var path: String? { g_dbus_message_get_path(pointer).map { String(cString: $0) } }
-    public var interface: String? { g_dbus_message_get_interface(pointer).map { String(cString: $0) } }
-    public var member: String? { g_dbus_message_get_member(pointer).map { String(cString: $0) } }
-    public var errorName: String? { g_dbus_message_get_error_name(pointer).map { String(cString: $0) } }
-    public var body: Variant? { g_dbus_message_get_body(pointer).map { Variant(borrowing: $0) } }
+    public var sender: String? { message?.sender }
+    public var destination: String? { message?.destination }
+    public var path: String? { message?.path }
+    public var interface: String? { message?.interface }
+    public var member: String? { message?.member }
+    public var errorName: String? { message?.error?.name }
 
-    public var expectsReply: Bool {
-        (g_dbus_message_get_flags(pointer).rawValue & G_DBUS_MESSAGE_FLAGS_NO_REPLY_EXPECTED.rawValue) == 0
-    }
+    /// The body as a tuple (nil: a message without one, or one that cannot be read).
+    public var body: Variant? { readOnce().body }
 
-    /// A copy of this method call addressed to `destination` (sender and serial left to the bus).
-    public func forwardedCall(to destination: String) -> Message {
-        let call = g_dbus_message_new_method_call(destination, path, interface, member)!
-        if let body { withExtendedLifetime(body) { g_dbus_message_set_body(call, body.pointer) } }
-        copyFileDescriptors(from: pointer, to: call)
-        return Message(owning: call)
-    }
-
-    /// The reply to this call carrying `reply`'s body, or its error.
-    public func answer(copying reply: Message) -> Message {
-        if reply.kind == .error {
-            let text = reply.body.flatMap { $0.childCount > 0 ? $0.child(0).string : nil } ?? ""
-            return Message(owning: g_dbus_message_new_method_error_literal(
-                pointer, reply.errorName ?? DBusError.failed, text))
-        }
-        let answer = g_dbus_message_new_method_reply(pointer)!
-        if let body = reply.body { withExtendedLifetime(body) { g_dbus_message_set_body(answer, body.pointer) } }
-        copyFileDescriptors(from: reply.pointer, to: answer)
-        return Message(owning: answer)
-    }
+    public var expectsReply: Bool { message?.expectsReply ?? false }
 
     /// The file descriptors travelling with the message (its body's handles index them); they
     /// stay the message's.
-    public var fileDescriptors: [Int32] {
-        guard let list = g_dbus_message_get_unix_fd_list(pointer) else { return [] }
-        var count: Int32 = 0
-        guard let fds = g_unix_fd_list_peek_fds(list, &count) else { return [] }
-        return Array(UnsafeBufferPointer(start: fds, count: Int(count)))
+    public var fileDescriptors: [Int32] { readOnce().fileDescriptors }
+
+    private func readOnce() -> (body: Variant?, fileDescriptors: [Int32]) {
+        if let readBody { return readBody }
+        var result: (body: Variant?, fileDescriptors: [Int32]) = (nil, [])
+        if let message, !message.signature.isEmpty {
+            var fds: [Int32] = []
+            if (try? message.rewind()) != nil, let body = try? message.readBody(fileDescriptors: &fds) {
+                result = (body, fds)
+            }
+        }
+        readBody = result
+        return result
     }
 
-    /// The reply to this call carrying `body` (a tuple) and duplicates of `fileDescriptors`, for
-    /// an answer that came over sd-bus.
+    /// The reply to this call carrying `body` (a tuple) and duplicates of `fileDescriptors`.
     public func answer(body: Variant?, fileDescriptors: [Int32] = []) -> Message {
-        let answer = g_dbus_message_new_method_reply(pointer)!
-        if let body { withExtendedLifetime(body) { g_dbus_message_set_body(answer, body.pointer) } }
-        if !fileDescriptors.isEmpty {
-            let list = g_unix_fd_list_new()
-            for fd in fileDescriptors { _ = g_unix_fd_list_append(list, fd, nil) }
-            g_dbus_message_set_unix_fd_list(answer, list)
-            g_object_unref(UnsafeMutableRawPointer(list))
+        guard let message, message.expectsReply else { return Message(nil) }
+        var pointer: OpaquePointer?
+        guard sd_bus_message_new_method_return(message.pointer, &pointer) >= 0, let pointer else { return Message(nil) }
+        let answer = BusMessage(owning: pointer)
+        do {
+            if let body { try answer.appendBody(body, fileDescriptors: fileDescriptors) }
+        } catch {
+            return self.answer(error: error)
         }
-        return Message(owning: answer)
+        return Message(answer)
     }
 
     /// An error reply to this call.
     public func answer(error: DBusError) -> Message {
-        Message(owning: g_dbus_message_new_method_error_literal(pointer, error.name, error.message))
+        guard let message, message.expectsReply else { return Message(nil) }
+        var pointer: OpaquePointer?
+        let result = error.name.withCString { name in
+            error.message.withCString { text in
+                var reply = sd_bus_error(name: name, message: text, _need_free: 0)
+                return sd_bus_message_new_method_error(message.pointer, &pointer, &reply)
+            }
+        }
+        guard result >= 0, let pointer else { return Message(nil) }
+        return Message(BusMessage(owning: pointer))
     }
-}
-
-/// File descriptors travel beside the body (arguments of type `h` index them): a copied body
-/// needs them too. The list is shared, not duplicated: GDBus sends what it holds.
-private func copyFileDescriptors(from source: OpaquePointer, to target: OpaquePointer) {
-    guard let list = g_dbus_message_get_unix_fd_list(source) else { return }
-    g_dbus_message_set_unix_fd_list(target, list)
 }

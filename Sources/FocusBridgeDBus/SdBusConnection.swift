@@ -51,12 +51,7 @@ public final class SdBusConnection {
     /// The session bus, found as GLib finds it (`DBUS_SESSION_BUS_ADDRESS`, else the systemd
     /// user bus), as a private connection of our own.
     public static func session() throws(DBusError) -> SdBusConnection {
-        var error: UnsafeMutablePointer<GError>?
-        guard let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, &error) else {
-            throw DBusError(taking: error)
-        }
-        defer { g_free(address) }
-        return try connect(address: String(cString: address))
+        try connect(address: BusAddress.session())
     }
 
     public var uniqueName: String {

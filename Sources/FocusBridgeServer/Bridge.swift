@@ -13,7 +13,7 @@ import Glibc
 final class Bridge {
     static let ownAppName = "FocusBridge"
 
-    /// The session bus over GDBus: who callers are, badges.
+    /// The session bus for the cold paths (`BusConnection`): who callers are, badges.
     let bus: BusConnection
     /// The connection that owns `org.freedesktop.Notifications` (sd-bus): the signals to apps.
     let notificationBus: SdBusConnection

@@ -8,7 +8,8 @@ import Logging
 final class BusDownstream: Downstream {
     let mode: String
     let target: String
-    /// The daemon's bus over GDBus: its Do Not Disturb, the spawned daemon's name.
+    /// The daemon's bus for the cold calls (`BusConnection`, `Variant` bodies): its Do Not
+    /// Disturb, the spawned daemon's name.
     let connection: BusConnection
     /// The daemon's bus over sd-bus: Notify and the other calls of the interface, the daemon's
     /// signals (dunst sends them only to the connection that called), the passthrough.

@@ -123,7 +123,7 @@ enum NotificationsInterface {
         }
     }
 
-    /// The same over GDBus: the spawned daemon's start-up probe (`SpawnedDaemon`), off the hot path.
+    /// The same over `BusConnection`: the spawned daemon's start-up probe (`SpawnedDaemon`), off the hot path.
     static func capabilities(on connection: BusConnection, name: String, timeoutMilliseconds: Int32,
                              completion: @escaping (Result<[String]?, DBusError>) -> Void) {
         connection.call(name, path, self.name, "GetCapabilities", replyType: "(as)",

@@ -188,8 +188,8 @@ final class Tray {
         ]
     }
 
-    /// `org.freedesktop.DBus.Properties` Get and GetAll (GDBus has checked the name and the
-    /// access against the XML); Set is refused (every property is read-only).
+    /// `org.freedesktop.DBus.Properties` Get and GetAll (`BusConnection.export` has checked the
+    /// name and the access against the XML); Set is refused (every property is read-only).
     func propertiesCall(_ call: MethodCall, _ properties: [(key: String, value: Variant)]) {
         switch call.methodName {
         case "Get":

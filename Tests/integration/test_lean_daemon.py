@@ -4,6 +4,7 @@ FoundationInternationalization (ICU) and CoreFoundation were most of its residen
 Checked on the binary the other tests run: in a debug build the Swift libraries are shared, so
 the dynamic section names any that is linked; in a static release build their symbols would be
 inside, so the symbol table is read too. focusctl may keep Foundation; it is the control."""
+import shutil
 import subprocess
 
 import pytest
@@ -41,3 +42,31 @@ def test_the_check_sees_foundation_where_it_is():
     found = [name for name in needed(FOCUSCTL_BIN) if name.startswith(FOUNDATION_LIBRARIES)]
     if not found:  # a static build: the symbols are inside
         assert foundation_symbols(FOCUSCTL_BIN), "focusctl shows no Foundation either: the check is blind"
+
+
+# GIO and GObject (issue 16): GDBus, its worker thread, and with them libmount, libblkid,
+# libselinux, libffi, libgmodule and libz were 2.5 MiB of the daemon's idle memory. GLib itself
+# stays (the main loop, GVariant).
+GIO_LIBRARIES = ("libgio-2.0", "libgobject-2.0", "libgmodule-2.0")
+
+
+def loaded(path):
+    """Every shared library the dynamic loader would map for `path`, transitively (ldd)."""
+    out = subprocess.run(["ldd", path], capture_output=True, text=True, check=True, timeout=60).stdout
+    return [line.split()[0] for line in out.splitlines() if line.strip()]
+
+
+def test_focus_bridge_links_no_gio():
+    require_binary(BRIDGE_BIN, "focus-bridge")
+    direct = [name for name in needed(BRIDGE_BIN) if name.startswith(GIO_LIBRARIES)]
+    assert direct == [], "focus-bridge links %s" % direct
+    indirect = [name for name in loaded(BRIDGE_BIN) if name.startswith(GIO_LIBRARIES)]
+    assert indirect == [], "focus-bridge loads %s through its libraries" % indirect
+
+
+def test_the_check_sees_gio_where_it_is():
+    """gdbus (libglib2.0-bin) links GIO: the same check must find it there, or it proves nothing."""
+    gdbus = shutil.which("gdbus")
+    if gdbus is None:
+        pytest.skip("gdbus is not installed")
+    assert [name for name in needed(gdbus) if name.startswith(GIO_LIBRARIES)], "the check is blind to GIO"
