@@ -181,13 +181,15 @@ struct NotifyArguments {
         actions = try message.readStrings()
         var decoded: [String: HintValue] = [:]
         var weight = 0
+        var entries = 0
         try message.readDictionary { key throws(DBusError) in
             let (value, size) = try message.readValue()
             decoded[key] = Self.hintValue(value)
             weight += key.utf8.count + size + 8
+            entries += 1
         }
         expireTimeout = try message.readInt32()
-        hints = .message(message)
+        hints = entries == 0 ? .empty : .message(message)
         request = NotificationRequest(appName: appName, replacesID: replacesID, appIcon: appIcon, summary: summary,
                                       body: body, actions: actions, hints: decoded, expireTimeout: expireTimeout)
         byteCount = Self.textWeight(appName, appIcon, summary, body, actions) + 8 + weight
@@ -236,7 +238,9 @@ struct NotifyArguments {
 
     private static func textWeight(_ appName: String, _ appIcon: String, _ summary: String, _ body: String,
                                    _ actions: [String]) -> Int {
-        [appName, appIcon, summary, body].reduce(0) { $0 + $1.utf8.count + 5 } + actions.reduce(4) { $0 + $1.utf8.count + 5 }
+        // Added up one by one: an array of the four would be allocated for every Notify.
+        appName.utf8.count + appIcon.utf8.count + summary.utf8.count + body.utf8.count + 4 * 5
+            + actions.reduce(4) { $0 + $1.utf8.count + 5 }
     }
 
     private static func hintValue(_ value: BusMessage.ScalarValue) -> HintValue {
@@ -276,27 +280,25 @@ struct NotifyArguments {
     /// other hint is passed on as the very same value, byte for byte.
     static func forwardedHints(_ original: NotifyHints, presentation: Presentation, request: NotificationRequest,
                                app: AppIdentity, process: ProcessIdentity?) -> ForwardedHints {
-        var added: [(key: String, value: ForwardedHints.Added)] = [("urgency", .byte(presentation.urgency))]
-        if presentation.suppressSound { added.append(("suppress-sound", .bool(true))) }
-        if request.hints["desktop-entry"] == nil, let entry = app.inferredDesktopEntry {
-            added.append(("desktop-entry", .string(entry)))
-        }
-        if request.hints["sender-pid"] == nil, let pid = process?.processID {
-            added.append(("sender-pid", .int64(Int64(pid))))
-        }
-        return ForwardedHints(original: original, keep: { [presentation] in presentation.forwards(hint: $0) }, added: added)
+        var added = ForwardedHints.Added(urgency: presentation.urgency, suppressSound: presentation.suppressSound)
+        if request.hints["desktop-entry"] == nil, let entry = app.inferredDesktopEntry { added.desktopEntry = entry }
+        if request.hints["sender-pid"] == nil, let pid = process?.processID { added.senderPID = Int64(pid) }
+        return ForwardedHints(original: original, keeping: presentation, added: added)
     }
 }
 
 /// The client's hints, kept as they came: on the hot path the `Notify` message itself (its
 /// seventh argument, copied entry by entry when forwarded), on the cold paths a `Variant`.
 enum NotifyHints: Sendable {
+    /// The client sent none: nothing to find again in the message when forwarding.
+    case empty
     case message(BusMessage)
     case variant(Variant)
 
     /// The `a{sv}` as a `Variant` (for the store; off the hot path).
     var variant: Variant {
         switch self {
+        case .empty: return .dictionary([])
         case .variant(let hints): return hints
         case .message(let message):
             do throws(DBusError) {
@@ -310,53 +312,65 @@ enum NotifyHints: Sendable {
     }
 }
 
-/// The hints a forwarded `Notify` carries: the client's where `keep` says so, unchanged, then
-/// what the bridge adds.
+/// The hints a forwarded `Notify` carries: the client's that the presentation keeps, unchanged,
+/// then what the bridge adds. The rule and the added hints are plain values, not a closure and
+/// an array: nothing is allocated for them per notification.
 struct ForwardedHints: Sendable {
-    enum Added: Sendable {
-        case byte(UInt8), bool(Bool), string(String), int64(Int64)
+    /// The hints the bridge adds, in this order (urgency always).
+    struct Added: Sendable {
+        var urgency: UInt8
+        var suppressSound = false
+        var desktopEntry: String?
+        var senderPID: Int64?
     }
     let original: NotifyHints
-    let keep: @Sendable (String) -> Bool
-    let added: [(key: String, value: Added)]
+    /// Which of the client's hints go on (`Presentation.forwards`); nil: every one.
+    let presentation: Presentation?
+    /// Nil: none added.
+    let added: Added?
+
+    init(original: NotifyHints, keeping presentation: Presentation?, added: Added?) {
+        self.original = original
+        self.presentation = presentation
+        self.added = added
+    }
+
+    func keeps(_ key: String) -> Bool { presentation?.forwards(hint: key) ?? true }
 
     /// Appends the `a{sv}` to `message`.
     func append(to message: BusMessage) throws(DBusError) {
-        try message.open("a", "{sv}")
+        try message.openDictionary()
         switch original {
+        case .empty: break
         case .message(let source):
             try source.rewind()
             try source.skip("susssas")
-            try message.appendEntries(copying: source, where: keep)
+            try message.appendEntries(copying: source, where: keeps)
         case .variant(let hints):
-            for (key, value) in hints.dictionaryEntries where keep(key) {
+            for (key, value) in hints.dictionaryEntries where keeps(key) {
                 try message.open("e", "sv")
                 try message.append(key)
                 try message.append(value)
                 try message.close()
             }
         }
-        for (key, value) in added {
-            switch value {
-            case .byte(let byte): try message.appendEntry(key, signature: "y") { m throws(DBusError) in try m.append(byte) }
-            case .bool(let flag): try message.appendEntry(key, signature: "b") { m throws(DBusError) in try m.append(flag) }
-            case .string(let text): try message.appendEntry(key, signature: "s") { m throws(DBusError) in try m.append(text) }
-            case .int64(let number): try message.appendEntry(key, signature: "x") { m throws(DBusError) in try m.append(number) }
-            }
+        if let added {
+            try message.appendEntry("urgency", byte: added.urgency)
+            if added.suppressSound { try message.appendEntry("suppress-sound", bool: true) }
+            if let entry = added.desktopEntry { try message.appendEntry("desktop-entry", string: entry) }
+            if let pid = added.senderPID { try message.appendEntry("sender-pid", int64: pid) }
         }
         try message.close()
     }
 
     /// The same as a `Variant` (tests, the fuzz targets; off the hot path).
     var variant: Variant {
-        var entries = original.variant.dictionaryEntries.filter { keep($0.key) }
-        for (key, value) in added {
-            switch value {
-            case .byte(let byte): entries.append((key, .byte(byte)))
-            case .bool(let flag): entries.append((key, .bool(flag)))
-            case .string(let text): entries.append((key, .string(text)))
-            case .int64(let number): entries.append((key, .int64(number)))
-            }
+        var entries = original.variant.dictionaryEntries.filter { keeps($0.key) }
+        if let added {
+            entries.append(("urgency", .byte(added.urgency)))
+            if added.suppressSound { entries.append(("suppress-sound", .bool(true))) }
+            if let entry = added.desktopEntry { entries.append(("desktop-entry", .string(entry))) }
+            if let pid = added.senderPID { entries.append(("sender-pid", .int64(pid))) }
         }
         return .dictionary(entries)
     }
