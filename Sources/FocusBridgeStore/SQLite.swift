@@ -135,6 +135,41 @@ public final class Statement {
         }
     }
 
+    // Typed binding for the hot path (a history row per Notify): no array of existentials, no
+    // boxed values. `reset()` first; every parameter is NULL until bound.
+
+    /// Resets the statement and sets every parameter to NULL.
+    public func reset() throws {
+        let handle = try open()
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    public func bind(_ value: Int64, at index: Int32) throws {
+        try checkBind(sqlite3_bind_int64(try open(), index, value))
+    }
+
+    public func bind(_ value: Double, at index: Int32) throws {
+        try checkBind(sqlite3_bind_double(try open(), index, value))
+    }
+
+    /// Text as a C string, copied by SQLite (it ends at a NUL, as `String`'s binding does); nil
+    /// leaves the parameter NULL.
+    public func bind(_ value: String?, at index: Int32) throws {
+        guard let value else { return }
+        let handle = try open()
+        try checkBind(value.withCString { sqlite3_bind_text(handle, index, $0, -1, csqlite_transient()) })
+    }
+
+    private func checkBind(_ code: Int32) throws {
+        guard code == SQLITE_OK else { throw connection.error(code, sql: sql) }
+    }
+
+    /// Runs the statement, bound, to its end.
+    public func run() throws {
+        while try step() {}
+    }
+
     /// The next row: true when there is one to read, false when done.
     public func step() throws -> Bool {
         let handle = try open()

@@ -33,6 +33,8 @@ public struct StoreError: Error, CustomStringConvertible {
 public final class Store {
     public let path: String
     let database: SQLiteDatabase
+    /// The history insert, prepared once (every Notify runs it).
+    private var historyInsert: Statement?
     /// Told, in one sentence, about anything in the file that was discarded or repaired.
     private let notice: (String) -> Void
 
@@ -270,17 +272,31 @@ public final class Store {
     }
 
     private func insertHistory(_ entries: [HistoryEntry]) throws {
-        let statement = try database.statement("""
-            INSERT INTO history (id, app, summary, body, level, decision, received, closed, close_reason, request, fate)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        // Kept here as well as in the database's cache: looking it up there hashes the SQL text.
+        let statement: Statement
+        if let insert = historyInsert {
+            statement = insert
+        } else {
+            statement = try database.statement("""
+                INSERT INTO history (id, app, summary, body, level, decision, received, closed, close_reason, request, fate)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            historyInsert = statement
+        }
         for entry in entries {
-            try statement.execute([
-                Int64(entry.id), entry.app, entry.summary, entry.body, entry.level.rawValue,
-                entry.decision.rawValue, entry.received.timeIntervalSince1970,
-                entry.closed?.timeIntervalSince1970, entry.closeReason.map { Int64($0) },
-                entry.kept?.stored, entry.steps.isEmpty ? nil : Fate.encode(entry.steps),
-            ])
+            try statement.reset()
+            try statement.bind(Int64(entry.id), at: 1)
+            try statement.bind(entry.app, at: 2)
+            try statement.bind(entry.summary, at: 3)
+            try statement.bind(entry.body, at: 4)
+            try statement.bind(entry.level.rawValue, at: 5)
+            try statement.bind(entry.decision.rawValue, at: 6)
+            try statement.bind(entry.received.timeIntervalSince1970, at: 7)
+            if let closed = entry.closed { try statement.bind(closed.timeIntervalSince1970, at: 8) }
+            if let reason = entry.closeReason { try statement.bind(Int64(reason), at: 9) }
+            try statement.bind(entry.kept?.stored, at: 10)
+            if !entry.steps.isEmpty { try statement.bind(Fate.encode(entry.steps), at: 11) }
+            try statement.run()
         }
     }
 
