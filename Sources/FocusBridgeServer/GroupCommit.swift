@@ -57,6 +57,9 @@ final class GroupCommit {
     /// were answered.
     var committed: (_ ends: [End], _ answered: Int) -> Void = { _, _ in }
 
+    /// The idle callback, made once (not a closure per batch).
+    private lazy var writeWhenIdle: () -> Void = { [weak self] in self?.write() }
+
     init(store: Store, failures: FailureLog) {
         self.store = store
         self.failures = failures
@@ -115,7 +118,7 @@ final class GroupCommit {
         if pending.answers.count >= Self.maxBatch { return write() }
         guard !isPending else { return }
         isPending = true
-        MainLoop.whenIdle { [weak self] in self?.write() }
+        MainLoop.whenIdle(writeWhenIdle)
     }
 
     private func write() {
