@@ -93,10 +93,13 @@ final class Connection {
 /// is nil, never a trap — nothing read back from the file is trusted.
 public final class Statement {
     fileprivate var handle: OpaquePointer?
+    /// The same statement, valid until it is finalized (the typed binds, after `reset()`).
+    private let prepared: OpaquePointer
     private let connection: Connection
 
     fileprivate init(_ handle: OpaquePointer, _ connection: Connection) {
         self.handle = handle
+        prepared = handle
         self.connection = connection
     }
 
@@ -136,29 +139,30 @@ public final class Statement {
     }
 
     // Typed binding for the hot path (a history row per Notify): no array of existentials, no
-    // boxed values. `reset()` first; every parameter is NULL until bound.
+    // boxed values. `reset()` first: it checks that the statement is still open, the binds that
+    // follow use `prepared` without checking again (each check reads two class properties).
+    // Internal: only the Store binds this way.
 
-    /// Resets the statement and sets every parameter to NULL.
-    public func reset() throws {
+    /// Resets the statement and sets every parameter to NULL; throws when it or its database was closed.
+    func reset() throws {
         let handle = try open()
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
     }
 
-    public func bind(_ value: Int64, at index: Int32) throws {
-        try checkBind(sqlite3_bind_int64(try open(), index, value))
+    func bind(_ value: Int64, at index: Int32) throws {
+        try checkBind(sqlite3_bind_int64(prepared, index, value))
     }
 
-    public func bind(_ value: Double, at index: Int32) throws {
-        try checkBind(sqlite3_bind_double(try open(), index, value))
+    func bind(_ value: Double, at index: Int32) throws {
+        try checkBind(sqlite3_bind_double(prepared, index, value))
     }
 
     /// Text as a C string, copied by SQLite (it ends at a NUL, as `String`'s binding does); nil
     /// leaves the parameter NULL.
-    public func bind(_ value: String?, at index: Int32) throws {
+    func bind(_ value: String?, at index: Int32) throws {
         guard let value else { return }
-        let handle = try open()
-        try checkBind(value.withCString { sqlite3_bind_text(handle, index, $0, -1, csqlite_transient()) })
+        try checkBind(value.withCString { sqlite3_bind_text(prepared, index, $0, -1, csqlite_transient()) })
     }
 
     private func checkBind(_ code: Int32) throws {
@@ -166,7 +170,7 @@ public final class Statement {
     }
 
     /// Runs the statement, bound, to its end.
-    public func run() throws {
+    func run() throws {
         while try step() {}
     }
 
