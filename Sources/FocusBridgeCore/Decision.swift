@@ -146,7 +146,9 @@ public enum Policy {
                                         level: InterruptionLevel, context: PolicyContext, trace: inout [String]) {
         let general = context.settings.general
         let limit = min(max(general.maxActions, 0), ActionNormaliser.buttonLimit, context.daemonButtonLimit ?? ActionNormaliser.buttonLimit)
-        let buttons = actions.actions.filter { $0.key != "default" && $0.key != "inline-reply" }.count
+        // Counted, not filtered into a new array.
+        var buttons = 0
+        for action in actions.actions where action.key != "default" && action.key != "inline-reply" { buttons += 1 }
         if context.clickRunsSoleAction && buttons < 2 && !actions.actions.contains(where: { $0.key == "default" }) {
             trace.append("actions: no quick actions (the daemon runs a notification's only action on a click; "
                          + "one added would change what the click does)")

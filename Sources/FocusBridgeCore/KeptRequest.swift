@@ -54,7 +54,12 @@ public struct KeptRequest: Codable, Equatable, Sendable {
         self.focus = focus.map(KeptText.appKey)
         self.silent = silent
         self.screenLocked = screenLocked
-        self.trace = trace.prefix(Self.maxTraceLines).map { KeptText.cut($0, maxBytes: Self.maxTraceLineBytes) }
+        // Most traces are within both bounds: kept as they are, no array made and no line looked at twice.
+        if trace.count <= Self.maxTraceLines && !trace.contains(where: { $0.utf8.count > Self.maxTraceLineBytes }) {
+            self.trace = trace
+        } else {
+            self.trace = trace.prefix(Self.maxTraceLines).map { KeptText.cut($0, maxBytes: Self.maxTraceLineBytes) }
+        }
     }
 
     /// What to keep of `notification`, decided as `decision` says in `context`.
