@@ -165,6 +165,18 @@ public final class Statement {
         try checkBind(value.withCString { sqlite3_bind_text(prepared, index, $0, -1, csqlite_transient()) })
     }
 
+    /// Text bound in place (SQLITE_STATIC, up to its NUL as the other text binds): SQLite does
+    /// not copy it, so it must stay valid until `clearBindings()`. Nil leaves the parameter NULL.
+    func bind(inPlace text: UnsafePointer<CChar>?, at index: Int32) throws {
+        guard let text else { return }
+        try checkBind(sqlite3_bind_text(prepared, index, text, -1, nil))
+    }
+
+    /// Sets every parameter to NULL (before text bound in place goes away).
+    func clearBindings() {
+        sqlite3_clear_bindings(prepared)
+    }
+
     private func checkBind(_ code: Int32) throws {
         guard code == SQLITE_OK else { throw connection.error(code, sql: sql) }
     }

@@ -286,18 +286,44 @@ public final class Store {
         for entry in entries {
             try statement.reset()
             try statement.bind(Int64(entry.id), at: 1)
-            try statement.bind(entry.app, at: 2)
-            try statement.bind(entry.summary, at: 3)
-            try statement.bind(entry.body, at: 4)
-            try statement.bind(entry.level.rawValue, at: 5)
-            try statement.bind(entry.decision.rawValue, at: 6)
             try statement.bind(entry.received.timeIntervalSince1970, at: 7)
             if let closed = entry.closed { try statement.bind(closed.timeIntervalSince1970, at: 8) }
             if let reason = entry.closeReason { try statement.bind(Int64(reason), at: 9) }
-            try statement.bind(entry.kept?.stored, at: 10)
-            if !entry.steps.isEmpty { try statement.bind(Fate.encode(entry.steps), at: 11) }
-            try statement.run()
+            let request = entry.kept?.stored
+            let fate = entry.steps.isEmpty ? nil : Fate.encode(entry.steps)
+            // The texts are bound in place while their C strings live (SQLITE_STATIC): bound as
+            // copies, SQLite would allocate and copy each once more before writing the row.
+            // Cleared before the strings go.
+            try entry.app.withCString { app in
+                try entry.summary.withCString { summary in
+                    try entry.body.withCString { body in
+                        try entry.level.rawValue.withCString { level in
+                            try entry.decision.rawValue.withCString { decision in
+                                try Self.withCString(request) { request in
+                                    try Self.withCString(fate) { fate in
+                                        defer { statement.clearBindings() }
+                                        try statement.bind(inPlace: app, at: 2)
+                                        try statement.bind(inPlace: summary, at: 3)
+                                        try statement.bind(inPlace: body, at: 4)
+                                        try statement.bind(inPlace: level, at: 5)
+                                        try statement.bind(inPlace: decision, at: 6)
+                                        try statement.bind(inPlace: request, at: 10)
+                                        try statement.bind(inPlace: fate, at: 11)
+                                        try statement.run()
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
         }
+    }
+
+    /// `text` as a C string for `body`, or nil without one.
+    private static func withCString<Result>(_ text: String?, _ body: (UnsafePointer<CChar>?) throws -> Result) rethrows -> Result {
+        guard let text else { return try body(nil) }
+        return try text.withCString(body)
     }
 
     /// Notes when and why notifications closed: (id, reason, time).
