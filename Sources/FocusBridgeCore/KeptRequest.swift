@@ -152,7 +152,12 @@ public struct KeptRequest: Codable, Equatable, Sendable {
     /// The stored form: the JSON `Codable` reads, written by hand (it is written on the path of
     /// every `Notify`, where `JSONEncoder` would cost several times the decision itself). Texts
     /// are copied a buffer at a time and numbers written in place: no per-text allocation.
-    public var stored: String? {
+    public var stored: String? { String(decoding: storedUTF8, as: UTF8.self) }
+
+    /// `stored` as its UTF-8 bytes, which the store binds as they are (no String made and
+    /// checked again). Always valid UTF-8 without a NUL: every text comes from a `String` and
+    /// control characters are escaped.
+    public var storedUTF8: [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(256 + trace.reduce(0) { $0 + $1.utf8.count } + hints.reduce(0) { $0 + $1.utf8.count })
         // Static helpers taking `out` inout, not local functions capturing it: a captured `var`
@@ -170,7 +175,7 @@ public struct KeptRequest: Codable, Equatable, Sendable {
         Self.key("screen-locked", &out); Self.word(screenLocked ? "true" : "false", &out)
         Self.key("trace", &out); Self.list(trace, &out)
         out.append(UInt8(ascii: "}"))
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 
     /// `"name":`, after `{` for the first key and `,` for the others.

@@ -324,18 +324,25 @@ struct ForwardedHints: Sendable {
         var senderPID: Int64?
     }
     let original: NotifyHints
-    /// Which of the client's hints go on (`Presentation.forwards`); nil: every one.
-    let presentation: Presentation?
+    /// Which of the client's hints go on (`Presentation.forwards`, from the two fields it reads:
+    /// the notification is copied in and out of the forward queue, its whole presentation with
+    /// it would be); nil: every one.
+    let removedHints: Set<String>?
+    let suppressSound: Bool
     /// Nil: none added.
     let added: Added?
 
     init(original: NotifyHints, keeping presentation: Presentation?, added: Added?) {
         self.original = original
-        self.presentation = presentation
+        removedHints = presentation?.removedHints
+        suppressSound = presentation?.suppressSound ?? false
         self.added = added
     }
 
-    func keeps(_ key: String) -> Bool { presentation?.forwards(hint: key) ?? true }
+    func keeps(_ key: String) -> Bool {
+        guard let removedHints else { return true }
+        return Presentation.forwards(hint: key, removedHints: removedHints, suppressSound: suppressSound)
+    }
 
     /// Appends the `a{sv}` to `message`.
     func append(to message: BusMessage) throws(DBusError) {

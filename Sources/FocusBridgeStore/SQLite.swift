@@ -172,6 +172,12 @@ public final class Statement {
         try checkBind(sqlite3_bind_text(prepared, index, text, -1, nil))
     }
 
+    /// UTF-8 text of `bytes.count` bytes bound in place, the same way.
+    func bind(inPlace bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws {
+        let start = UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
+        try checkBind(sqlite3_bind_text(prepared, index, start, Int32(bytes.count), nil))
+    }
+
     /// Sets every parameter to NULL (before text bound in place goes away).
     func clearBindings() {
         sqlite3_clear_bindings(prepared)

@@ -289,7 +289,8 @@ public final class Store {
             try statement.bind(entry.received.timeIntervalSince1970, at: 7)
             if let closed = entry.closed { try statement.bind(closed.timeIntervalSince1970, at: 8) }
             if let reason = entry.closeReason { try statement.bind(Int64(reason), at: 9) }
-            let request = entry.kept?.stored
+            // The history text as its bytes (valid UTF-8, no NUL): no String made of it.
+            let request = entry.kept?.storedUTF8 ?? []
             let fate = entry.steps.isEmpty ? nil : Fate.encode(entry.steps)
             // The texts are bound in place while their C strings live (SQLITE_STATIC): bound as
             // copies, SQLite would allocate and copy each once more before writing the row.
@@ -299,7 +300,7 @@ public final class Store {
                     try entry.body.withCString { body in
                         try entry.level.rawValue.withCString { level in
                             try entry.decision.rawValue.withCString { decision in
-                                try Self.withCString(request) { request in
+                                try request.withUnsafeBufferPointer { request in
                                     try Self.withCString(fate) { fate in
                                         defer { statement.clearBindings() }
                                         try statement.bind(inPlace: app, at: 2)
@@ -307,7 +308,7 @@ public final class Store {
                                         try statement.bind(inPlace: body, at: 4)
                                         try statement.bind(inPlace: level, at: 5)
                                         try statement.bind(inPlace: decision, at: 6)
-                                        try statement.bind(inPlace: request, at: 10)
+                                        if entry.kept != nil { try statement.bind(inPlace: request, at: 10) }
                                         try statement.bind(inPlace: fate, at: 11)
                                         try statement.run()
                                     }
