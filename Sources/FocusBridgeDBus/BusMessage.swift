@@ -89,6 +89,19 @@ public final class BusMessage: @unchecked Sendable {
         signature.withCString { sd_bus_message_has_signature(pointer, $0) > 0 }
     }
 
+    /// Sends the reply to this call with one `u` (a `Notify`'s ID), its reference held only
+    /// here: no `BusMessage` is made around a reply that is sent at once.
+    func sendReply(_ value: UInt32) throws(DBusError) {
+        var reply: OpaquePointer?
+        // As `IncomingCall.reply`: a reply sd-bus cannot make (the call expects none, the
+        // connection is gone) is not sent, and no error either.
+        guard sd_bus_message_new_method_return(pointer, &reply) >= 0, let reply else { return }
+        defer { sd_bus_message_unref(reply) }
+        var copy = value
+        try check(sd_bus_message_append_basic(reply, code("u"), &copy), "append u")
+        _ = sd_bus_send(nil, reply, nil)
+    }
+
     // MARK: Reading, in signature order
 
     /// Goes back to the first argument.

@@ -64,7 +64,8 @@ final class Forwarder {
     }
 
     /// Queues `notification` for the daemon, within the bounds.
-    func send(_ notification: ForwardedNotification) {
+    /// `notification` is consumed: moved into the queue, not copied.
+    func send(_ notification: consuming ForwardedNotification) {
         queue.enqueue(notification.id, .notify(notification), merge: ForwardWork.merge)
         while queue.queued > Self.maxQueued || (queue.queuedWeight > Self.maxQueuedBytes && queue.queued > 1),
               let oldest = queue.dropOldest() {

@@ -66,7 +66,8 @@ final class GroupCommit {
     }
 
     /// Answers `call` with `id` once `history` (and the rest of this pass) is committed.
-    func answer(_ call: IncomingCall, id: UInt32, history: HistoryEntry) {
+    /// `history` is consumed: moved into the batch, not copied (its texts retained and released).
+    func answer(_ call: IncomingCall, id: UInt32, history: consuming HistoryEntry) {
         pending.history.append(history)
         pending.answers.append(.notify(call, id))
         schedule()

@@ -88,7 +88,7 @@ enum NotificationsInterface {
     }
 
     /// The answer to `Notify`.
-    static func reply(_ call: IncomingCall, id: UInt32) { call.reply { reply throws(DBusError) in try reply.append(id) } }
+    static func reply(_ call: IncomingCall, id: UInt32) { call.reply(id) }
 
     // MARK: Calls to the daemon
 
