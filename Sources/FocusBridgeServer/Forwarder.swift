@@ -64,8 +64,7 @@ final class Forwarder {
     }
 
     /// Queues `notification` for the daemon, within the bounds.
-    /// `notification` is consumed: moved into the queue, not copied.
-    func send(_ notification: consuming ForwardedNotification) {
+    func send(_ notification: ForwardedNotification) {
         queue.enqueue(notification.id, .notify(notification), merge: ForwardWork.merge)
         while queue.queued > Self.maxQueued || (queue.queuedWeight > Self.maxQueuedBytes && queue.queued > 1),
               let oldest = queue.dropOldest() {

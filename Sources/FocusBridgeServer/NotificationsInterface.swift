@@ -385,7 +385,10 @@ struct ForwardedHints: Sendable {
 
 /// A notification on its way to the daemon: the client's arguments with the hints the bridge
 /// adds, waiting for the daemon ID it replaces (known only when it is sent).
-struct ForwardedNotification: Sendable {
+///
+/// A class, immutable: it goes into the forward queue, out of it and into the call's completion,
+/// and each copy of a struct of a dozen texts retained and released them all.
+final class ForwardedNotification: Sendable {
     let id: UInt32
     let appKey: String
     let level: InterruptionLevel
@@ -398,6 +401,21 @@ struct ForwardedNotification: Sendable {
     let expireTimeout: Int32
     /// About the bytes of its arguments (they share the client's message: this is what waiting costs).
     let weight: Int
+
+    init(id: UInt32, appKey: String, level: InterruptionLevel, appName: String, appIcon: String, summary: String,
+         body: String, actions: [String], hints: ForwardedHints, expireTimeout: Int32, weight: Int) {
+        self.id = id
+        self.appKey = appKey
+        self.level = level
+        self.appName = appName
+        self.appIcon = appIcon
+        self.summary = summary
+        self.body = body
+        self.actions = actions
+        self.hints = hints
+        self.expireTimeout = expireTimeout
+        self.weight = weight
+    }
 
     /// Appends the `Notify` arguments for the daemon, replacing `daemonID` (0 for a new one).
     func append(to message: BusMessage, replacing daemonID: UInt32) throws(DBusError) {
