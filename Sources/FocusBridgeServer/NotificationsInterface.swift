@@ -155,7 +155,11 @@ enum NotificationsInterface {
 /// `Notify`'s arguments `(susssasa{sv}i)` as the client sent them, each position read once. The
 /// hints stay the client's own (`NotifyHints`): what is forwarded unchanged is byte for byte the
 /// same.
-struct NotifyArguments {
+///
+/// An immutable class: it is captured while the caller is looked up and passed from the
+/// decision to the delivery; as a struct each of those copies retained and released its texts,
+/// the decoded request's and the message.
+final class NotifyArguments {
     let appName: String
     let replacesID: UInt32
     let appIcon: String
@@ -217,7 +221,7 @@ struct NotifyArguments {
     }
 
     /// A held notification's stored arguments; nil when they are not a `Notify`'s.
-    init?(storedType type: String, bytes: [UInt8]) {
+    convenience init?(storedType type: String, bytes: [UInt8]) {
         guard let arguments = Variant(type: type, bytes: bytes), arguments.typeString == NotificationsInterface.notifySignature
         else { return nil }
         self.init(arguments)
