@@ -1,6 +1,11 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+/// The hot path's modules (the core, the store, the bus) in a release build: their generic code
+/// (ForwardQueue, NotificationTable, …) specialised and their small functions inlined where the
+/// server calls them, instead of going through metadata and witness tables per call.
+let crossModule: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+
 let package = Package(
     name: "FocusBridge",
     platforms: [.macOS(.v13)],
@@ -30,7 +35,7 @@ let package = Package(
         // libxcb from libxcb1-dev: the window in front on X11 (EWMH properties), seen by X11Windows only.
         .systemLibrary(name: "CXCB", pkgConfig: "xcb", providers: [.apt(["libxcb1-dev"])]),
         // The pure core: model and decisions, no GLib, no I/O.
-        .target(name: "FocusBridgeCore"),
+        .target(name: "FocusBridgeCore", swiftSettings: crossModule),
         // A TOML 1.0 reader in Swift: typed values, every key and value with its line and column.
         .target(name: "FocusBridgeTOML"),
         // Files, folders, paths and the environment: thin typed calls over Glibc, so the daemon
@@ -39,9 +44,11 @@ let package = Package(
         // Configuration file loading (TOML).
         .target(name: "FocusBridgeConfig", dependencies: ["FocusBridgeCore", "FocusBridgeTOML", "FocusBridgeSystem"]),
         // The SQLite state: history, ID high-water mark.
-        .target(name: "FocusBridgeStore", dependencies: ["FocusBridgeCore", "CSQLite", "FocusBridgeSystem"]),
+        .target(name: "FocusBridgeStore", dependencies: ["FocusBridgeCore", "CSQLite", "FocusBridgeSystem"],
+                swiftSettings: crossModule),
         // The only layer that touches GLib, GVariant and sd-bus.
-        .target(name: "FocusBridgeDBus", dependencies: ["CGLib", "CSystemd", "FocusBridgeSystem"]),
+        .target(name: "FocusBridgeDBus", dependencies: ["CGLib", "CSystemd", "FocusBridgeSystem"],
+                swiftSettings: crossModule),
         // The running service: wires the core, the store and the bus together.
         .target(name: "FocusBridgeServer", dependencies: [
             "FocusBridgeCore", "FocusBridgeConfig", "FocusBridgeStore", "FocusBridgeDBus", "FocusBridgeSystem", "CXCB",

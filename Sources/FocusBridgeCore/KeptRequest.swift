@@ -54,7 +54,12 @@ public struct KeptRequest: Codable, Equatable, Sendable {
         self.focus = focus.map(KeptText.appKey)
         self.silent = silent
         self.screenLocked = screenLocked
-        self.trace = trace.prefix(Self.maxTraceLines).map { KeptText.cut($0, maxBytes: Self.maxTraceLineBytes) }
+        // Most traces are within both bounds: kept as they are, no array made and no line looked at twice.
+        if trace.count <= Self.maxTraceLines && !trace.contains(where: { $0.utf8.count > Self.maxTraceLineBytes }) {
+            self.trace = trace
+        } else {
+            self.trace = trace.prefix(Self.maxTraceLines).map { KeptText.cut($0, maxBytes: Self.maxTraceLineBytes) }
+        }
     }
 
     /// What to keep of `notification`, decided as `decision` says in `context`.
@@ -147,41 +152,54 @@ public struct KeptRequest: Codable, Equatable, Sendable {
     /// The stored form: the JSON `Codable` reads, written by hand (it is written on the path of
     /// every `Notify`, where `JSONEncoder` would cost several times the decision itself). Texts
     /// are copied a buffer at a time and numbers written in place: no per-text allocation.
-    public var stored: String? {
+    public var stored: String? { String(decoding: storedUTF8, as: UTF8.self) }
+
+    /// `stored` as its UTF-8 bytes, which the store binds as they are (no String made and
+    /// checked again). Always valid UTF-8 without a NUL: every text comes from a `String` and
+    /// control characters are escaped.
+    public var storedUTF8: [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(256 + trace.reduce(0) { $0 + $1.utf8.count } + hints.reduce(0) { $0 + $1.utf8.count })
-        func key(_ name: StaticString) {
-            out.append(out.isEmpty ? UInt8(ascii: "{") : UInt8(ascii: ","))
-            out.append(UInt8(ascii: "\""))
-            name.withUTF8Buffer { out.append(contentsOf: $0) }
-            out.append(UInt8(ascii: "\""))
-            out.append(UInt8(ascii: ":"))
-        }
-        func word(_ text: StaticString) { text.withUTF8Buffer { out.append(contentsOf: $0) } }
-        func list(_ items: [String]) {
-            out.append(UInt8(ascii: "["))
-            var first = true
-            for item in items {
-                if !first { out.append(UInt8(ascii: ",")) }
-                first = false
-                Self.quote(item, into: &out)
-            }
-            out.append(UInt8(ascii: "]"))
-        }
-        key("app-name"); Self.quote(appName, into: &out)
-        key("app-source"); Self.quote(appSource, into: &out)
-        key("app-icon"); Self.quote(appIcon, into: &out)
-        key("actions"); list(actions)
-        key("hints"); list(hints)
-        key("replaces-id"); Self.decimal(UInt64(replacesID), negative: false, into: &out)
-        key("expire-timeout"); Self.decimal(UInt64(expireTimeout.magnitude), negative: expireTimeout < 0, into: &out)
-        key("focus")
-        if let focus { Self.quote(focus, into: &out) } else { word("null") }
-        key("silent"); silent ? word("true") : word("false")
-        key("screen-locked"); screenLocked ? word("true") : word("false")
-        key("trace"); list(trace)
+        // Static helpers taking `out` inout, not local functions capturing it: a captured `var`
+        // is checked for exclusive access on every call.
+        Self.key("app-name", &out); Self.quote(appName, into: &out)
+        Self.key("app-source", &out); Self.quote(appSource, into: &out)
+        Self.key("app-icon", &out); Self.quote(appIcon, into: &out)
+        Self.key("actions", &out); Self.list(actions, &out)
+        Self.key("hints", &out); Self.list(hints, &out)
+        Self.key("replaces-id", &out); Self.decimal(UInt64(replacesID), negative: false, into: &out)
+        Self.key("expire-timeout", &out); Self.decimal(UInt64(expireTimeout.magnitude), negative: expireTimeout < 0, into: &out)
+        Self.key("focus", &out)
+        if let focus { Self.quote(focus, into: &out) } else { Self.word("null", &out) }
+        Self.key("silent", &out); Self.word(silent ? "true" : "false", &out)
+        Self.key("screen-locked", &out); Self.word(screenLocked ? "true" : "false", &out)
+        Self.key("trace", &out); Self.list(trace, &out)
         out.append(UInt8(ascii: "}"))
-        return String(decoding: out, as: UTF8.self)
+        return out
+    }
+
+    /// `"name":`, after `{` for the first key and `,` for the others.
+    private static func key(_ name: StaticString, _ out: inout [UInt8]) {
+        out.append(out.isEmpty ? UInt8(ascii: "{") : UInt8(ascii: ","))
+        out.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { out.append(contentsOf: $0) }
+        out.append(UInt8(ascii: "\""))
+        out.append(UInt8(ascii: ":"))
+    }
+
+    private static func word(_ text: StaticString, _ out: inout [UInt8]) {
+        text.withUTF8Buffer { out.append(contentsOf: $0) }
+    }
+
+    private static func list(_ items: [String], _ out: inout [UInt8]) {
+        out.append(UInt8(ascii: "["))
+        var first = true
+        for item in items {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            quote(item, into: &out)
+        }
+        out.append(UInt8(ascii: "]"))
     }
 
     /// `value` in decimal, as `String(_:)` writes it.

@@ -18,7 +18,13 @@ public struct Presentation: Equatable, Sendable {
 
     /// Whether a hint of this name is forwarded.
     public func forwards(hint key: String) -> Bool {
-        !key.hasPrefix(Self.vendorHintPrefix) && !removedHints.contains(key)
+        Self.forwards(hint: key, removedHints: removedHints, suppressSound: suppressSound)
+    }
+
+    /// The same rule from the two fields it reads (what a forwarded notification keeps of its
+    /// presentation, rather than the whole of it with its trace).
+    public static func forwards(hint key: String, removedHints: Set<String>, suppressSound: Bool) -> Bool {
+        !key.hasPrefix(vendorHintPrefix) && !removedHints.contains(key)
             && key != "urgency" && !(suppressSound && key == "suppress-sound")
     }
 

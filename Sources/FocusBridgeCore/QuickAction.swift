@@ -35,12 +35,25 @@ public enum QuickAction: String, CaseIterable, Sendable {
         let room = max(limit - buttons, 0)
         let fitting = Array(applicable.prefix(room))
         if !fitting.isEmpty {
-            trace.append("actions: quick actions added after the app's: \(fitting.map { "\"\($0.label)\"" }.joined(separator: ", "))")
+            trace.append("actions: quick actions added after the app's: " + quotedLabels(fitting[...]))
         }
         if fitting.count < applicable.count {
-            trace.append("actions: no room for \(applicable.dropFirst(fitting.count).map { "\"\($0.label)\"" }.joined(separator: ", ")) "
-                         + "(the app's own actions come first)")
+            trace.append("actions: no room for " + quotedLabels(applicable.dropFirst(fitting.count))
+                         + " (the app's own actions come first)")
         }
         return fitting
+    }
+
+    /// `"A", "B"`: the labels quoted, in one string (no array of pieces to join; every Notify
+    /// with quick actions says it in its trace).
+    private static func quotedLabels(_ actions: ArraySlice<QuickAction>) -> String {
+        var text = ""
+        for action in actions {
+            if !text.isEmpty { text += ", " }
+            text += "\""
+            text += action.label
+            text += "\""
+        }
+        return text
     }
 }

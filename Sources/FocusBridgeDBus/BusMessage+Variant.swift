@@ -22,7 +22,7 @@ extension BusMessage {
             if inner.count == 1, let element = inner.first, "ynqiuxtd".contains(element) {
                 var data: UnsafeRawPointer?
                 var bytes = 0
-                try check(sd_bus_message_read_array(pointer, code(element), &data, &bytes), "read a\(inner)")
+                try check(sd_bus_message_read_array(pointer, code(character: element), &data, &bytes), "read a\(inner)")
                 let elementType = g_variant_type_new(inner)
                 defer { g_variant_type_free(elementType) }
                 let size = BusMessage.fixedSize[element]!
@@ -125,7 +125,7 @@ extension BusMessage {
                 let size = BusMessage.fixedSize[scalar]!
                 var count: gsize = 0
                 let data = g_variant_get_fixed_array(value.pointer, &count, gsize(size))
-                return try check(sd_bus_message_append_array(pointer, code(scalar), data, Int(count) * size), "append a\(element)")
+                return try check(sd_bus_message_append_array(pointer, code(character: scalar), data, Int(count) * size), "append a\(element)")
             }
             try open("a", element)
             for child in value.children { try append(child) }
@@ -157,7 +157,7 @@ extension BusMessage {
         let p = value.pointer
         switch type {
         case "s", "o", "g":
-            try check(sd_bus_message_append_basic(pointer, code(type), g_variant_get_string(p, nil)), "append \(type)")
+            try check(sd_bus_message_append_basic(pointer, code(character: type), g_variant_get_string(p, nil)), "append \(type)")
         case "y": try appendScalar(g_variant_get_byte(p), type)
         case "b": try appendScalar(Int32(g_variant_get_boolean(p) != 0 ? 1 : 0), type)
         case "n": try appendScalar(g_variant_get_int16(p), type)
@@ -179,6 +179,6 @@ extension BusMessage {
 
     private func appendScalar<T>(_ value: T, _ type: Character) throws(DBusError) {
         var copy = value
-        try check(sd_bus_message_append_basic(pointer, code(type), &copy), "append \(type)")
+        try check(sd_bus_message_append_basic(pointer, code(character: type), &copy), "append \(type)")
     }
 }

@@ -85,7 +85,22 @@ public final class BusMessage: @unchecked Sendable {
     /// Marks a call as expecting no reply (NO_REPLY_EXPECTED), as the call it passes on did.
     public func expectNoReply() throws(DBusError) { try check(sd_bus_message_set_expect_reply(pointer, 0), "no reply") }
 
-    public func hasSignature(_ signature: String) -> Bool { sd_bus_message_has_signature(pointer, signature) > 0 }
+    public func hasSignature(_ signature: String) -> Bool {
+        signature.withCString { sd_bus_message_has_signature(pointer, $0) > 0 }
+    }
+
+    /// Sends the reply to this call with one `u` (a `Notify`'s ID), its reference held only
+    /// here: no `BusMessage` is made around a reply that is sent at once.
+    func sendReply(_ value: UInt32) throws(DBusError) {
+        var reply: OpaquePointer?
+        // As `IncomingCall.reply`: a reply sd-bus cannot make (the call expects none, the
+        // connection is gone) is not sent, and no error either.
+        guard sd_bus_message_new_method_return(pointer, &reply) >= 0, let reply else { return }
+        defer { sd_bus_message_unref(reply) }
+        var copy = value
+        try check(sd_bus_message_append_basic(reply, code("u"), &copy), "append u")
+        _ = sd_bus_send(nil, reply, nil)
+    }
 
     // MARK: Reading, in signature order
 
@@ -123,7 +138,9 @@ public final class BusMessage: @unchecked Sendable {
     }
 
     /// Skips arguments of the given signature (`susssas`).
-    public func skip(_ types: String) throws(DBusError) { try check(sd_bus_message_skip(pointer, types), "skip \(types)") }
+    public func skip(_ types: String) throws(DBusError) {
+        try check(types.withCString { sd_bus_message_skip(pointer, $0) }, "skip \(types)")
+    }
 
     /// Reads an `a{sv}` entry by entry: `entry` gets each key with the message positioned inside
     /// the entry's `v`, and must read the value (`readValue`) or leave it (it is skipped).
@@ -153,7 +170,7 @@ public final class BusMessage: @unchecked Sendable {
         let read: (ScalarValue, Int)
         switch signature {
         case "s", "o", "g":
-            let text = try readText(type: Character(signature))
+            let text = try readText(type: Unicode.Scalar(UInt8(bitPattern: contents[0])))
             read = (.string(text), text.utf8.count + 5)
         case "y": read = (.integer(Int64(try readBasic(UInt8.self, "y"))), 1)
         case "n": read = (.integer(Int64(try readBasic(Int16.self, "n"))), 2)
@@ -204,7 +221,7 @@ public final class BusMessage: @unchecked Sendable {
             try check(sd_bus_message_read_array(pointer, CChar(Int8(bitPattern: signature.utf8.first!)), &data, &bytes), "read a\(signature)")
             return 4 + bytes + (size > 4 ? 4 : 0)
         }
-        if let signature, [code("a"), code("v"), code("r"), code("e")].contains(type) {
+        if let signature, Self.isContainer(type) {
             try check(sd_bus_message_enter_container(pointer, type, signature), "enter")
             var total = type == code("v") ? signature.utf8.count + 2 : 4
             while sd_bus_message_at_end(pointer, 0) == 0 { total += try skipMeasuring() }
@@ -219,7 +236,7 @@ public final class BusMessage: @unchecked Sendable {
     /// Sizes of the fixed-size basic types on the wire.
     static let fixedSize: [Character: Int] = ["y": 1, "b": 4, "n": 2, "q": 2, "i": 4, "u": 4, "x": 8, "t": 8, "d": 8, "h": 4]
 
-    private func readText(type: Character) throws(DBusError) -> String {
+    private func readText(type: Unicode.Scalar) throws(DBusError) -> String {
         var text: UnsafePointer<CChar>?
         let read = sd_bus_message_read_basic(pointer, code(type), &text)
         try check(read, "read \(type)")
@@ -227,7 +244,7 @@ public final class BusMessage: @unchecked Sendable {
         return String(cString: text)
     }
 
-    private func readBasic<T>(_: T.Type, _ type: Character) throws(DBusError) -> T where T: FixedWidthInteger {
+    private func readBasic<T>(_: T.Type, _ type: Unicode.Scalar) throws(DBusError) -> T where T: FixedWidthInteger {
         var value: T = 0
         let read = sd_bus_message_read_basic(pointer, code(type), &value)
         try check(read, "read \(type)")
@@ -235,7 +252,7 @@ public final class BusMessage: @unchecked Sendable {
         return value
     }
 
-    private func readBasic(_: Double.Type, _ type: Character) throws(DBusError) -> Double {
+    private func readBasic(_: Double.Type, _ type: Unicode.Scalar) throws(DBusError) -> Double {
         var value: Double = 0
         let read = sd_bus_message_read_basic(pointer, code(type), &value)
         try check(read, "read \(type)")
@@ -245,12 +262,14 @@ public final class BusMessage: @unchecked Sendable {
 
     // MARK: Appending, in signature order
 
+    // Strings go to C through `withCString`: passing a `String` where C takes a pointer copies
+    // it into a fresh array first (a malloc and free per argument).
     public func append(_ value: String) throws(DBusError) {
-        try check(sd_bus_message_append_basic(pointer, code("s"), value), "append s")
+        try check(value.withCString { sd_bus_message_append_basic(pointer, code("s"), $0) }, "append s")
     }
 
     public func appendObjectPath(_ value: String) throws(DBusError) {
-        try check(sd_bus_message_append_basic(pointer, code("o"), value), "append o")
+        try check(value.withCString { sd_bus_message_append_basic(pointer, code("o"), $0) }, "append o")
     }
 
     public func append(_ value: UInt32) throws(DBusError) { try appendBasic(value, "u") }
@@ -272,8 +291,8 @@ public final class BusMessage: @unchecked Sendable {
 
     /// Opens a container: `a` with its element signature, `v` with its content's, `r` (a struct)
     /// or `e` (a dictionary entry) with their members'. Close it with `close()`.
-    public func open(_ type: Character, _ contents: String) throws(DBusError) {
-        try check(sd_bus_message_open_container(pointer, code(type), contents), "open \(type)\(contents)")
+    public func open(_ type: Unicode.Scalar, _ contents: String) throws(DBusError) {
+        try check(contents.withCString { sd_bus_message_open_container(pointer, code(type), $0) }, "open \(type)\(contents)")
     }
 
     public func close() throws(DBusError) { try check(sd_bus_message_close_container(pointer), "close container") }
@@ -284,6 +303,51 @@ public final class BusMessage: @unchecked Sendable {
         try append(key)
         try open("v", signature)
         try value(self)
+        try close()
+        try close()
+    }
+
+    /// Opens an `a{sv}` (close it with `close()`).
+    public func openDictionary() throws(DBusError) {
+        try check(sd_bus_message_open_container(pointer, code("a"), "{sv}"), "open a{sv}")
+    }
+
+    // One `{sv}` entry of a basic value (the hints the bridge adds to every forwarded Notify):
+    // the signatures are C literals, no closure is made.
+    public func appendEntry(_ key: String, byte value: UInt8) throws(DBusError) {
+        try openEntry(key)
+        try check(sd_bus_message_open_container(pointer, code("v"), "y"), "open vy")
+        try appendBasic(value, "y")
+        try closeEntry()
+    }
+
+    public func appendEntry(_ key: String, bool value: Bool) throws(DBusError) {
+        try openEntry(key)
+        try check(sd_bus_message_open_container(pointer, code("v"), "b"), "open vb")
+        try appendBasic(Int32(value ? 1 : 0), "b")
+        try closeEntry()
+    }
+
+    public func appendEntry(_ key: String, string value: String) throws(DBusError) {
+        try openEntry(key)
+        try check(sd_bus_message_open_container(pointer, code("v"), "s"), "open vs")
+        try append(value)
+        try closeEntry()
+    }
+
+    public func appendEntry(_ key: String, int64 value: Int64) throws(DBusError) {
+        try openEntry(key)
+        try check(sd_bus_message_open_container(pointer, code("v"), "x"), "open vx")
+        try appendBasic(value, "x")
+        try closeEntry()
+    }
+
+    private func openEntry(_ key: String) throws(DBusError) {
+        try check(sd_bus_message_open_container(pointer, code("e"), "sv"), "open e")
+        try append(key)
+    }
+
+    private func closeEntry() throws(DBusError) {
         try close()
         try close()
     }
@@ -320,10 +384,10 @@ public final class BusMessage: @unchecked Sendable {
         let peeked = sd_bus_message_peek_type(source.pointer, &type, &contents)
         try check(peeked, "peek")
         guard peeked > 0 else { throw DBusError(name: DBusError.invalidArgs, message: "no value left to copy") }
-        guard let contents, [code("a"), code("v"), code("r"), code("e")].contains(type) else {
+        guard let contents, Self.isContainer(type) else {
             return try check(sd_bus_message_copy(pointer, source.pointer, 0), "copy")
         }
-        if type == code("a"), contents[0] != 0, contents[1] == 0, Self.trivialArrays.contains(UInt8(bitPattern: contents[0])) {
+        if type == code("a"), contents[0] != 0, contents[1] == 0, Self.isTrivialArray(contents[0]) {
             var data: UnsafeRawPointer?
             var bytes = 0
             try check(sd_bus_message_read_array(source.pointer, contents[0], &data, &bytes), "read array")
@@ -337,14 +401,24 @@ public final class BusMessage: @unchecked Sendable {
     }
 
     /// Element types of the arrays sd-bus reads and writes in one piece (not `h`: descriptors).
-    static let trivialArrays: Set<UInt8> = Set("ybnqiuxtd".utf8)
+    static func isTrivialArray(_ element: CChar) -> Bool {
+        switch element {
+        case code("y"), code("b"), code("n"), code("q"), code("i"), code("u"), code("x"), code("t"), code("d"): true
+        default: false
+        }
+    }
+
+    /// Array, variant, struct, dictionary entry (a switch: no array built per value).
+    static func isContainer(_ type: CChar) -> Bool {
+        type == code("a") || type == code("v") || type == code("r") || type == code("e")
+    }
 
     /// Copies every argument from `source`'s read position to its end (a call passed through).
     public func appendRest(copying source: BusMessage) throws(DBusError) {
         try check(sd_bus_message_copy(pointer, source.pointer, 1), "copy")
     }
 
-    private func appendBasic<T>(_ value: T, _ type: Character) throws(DBusError) {
+    private func appendBasic<T>(_ value: T, _ type: Unicode.Scalar) throws(DBusError) {
         var copy = value
         try check(sd_bus_message_append_basic(pointer, code(type), &copy), "append \(type)")
     }
@@ -356,8 +430,12 @@ public final class BusMessage: @unchecked Sendable {
     }
 }
 
-/// The C `char` of a D-Bus type code.
-@inline(__always) func code(_ type: Character) -> CChar { CChar(Int8(bitPattern: type.asciiValue ?? 0)) }
+/// The C `char` of a D-Bus type code. A `Unicode.Scalar`, not a `Character`: a `Character`'s
+/// `asciiValue` walks the grapheme's scalars on every call (9k instructions per Notify).
+@inline(__always) func code(_ type: Unicode.Scalar) -> CChar { CChar(truncatingIfNeeded: type.value) }
+
+/// The same for a type code held as a `Character` (the GVariant conversions, off the hot path).
+func code(character type: Character) -> CChar { CChar(Int8(bitPattern: type.asciiValue ?? 0)) }
 
 /// sd-bus returns a negative errno on failure.
 @inline(__always) func check(_ result: Int32, _ what: @autoclosure () -> String) throws(DBusError) {

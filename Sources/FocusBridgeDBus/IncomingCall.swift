@@ -31,6 +31,18 @@ public final class IncomingCall {
         }
     }
 
+    /// Replies with one `u` (a `Notify`'s ID): the reply is built and sent here, without a
+    /// `BusMessage` made around it.
+    public func reply(_ value: UInt32) {
+        guard !isAnswered else { return }
+        isAnswered = true
+        guard message.expectsReply else { return }
+        do { try message.sendReply(value) } catch {
+            isAnswered = false
+            fail(error)
+        }
+    }
+
     /// Replies with `error`.
     public func fail(_ error: DBusError) {
         guard !isAnswered else { return }

@@ -77,7 +77,15 @@ public final class SdBusConnection {
 
     public func methodCall(_ destination: String?, _ path: String, _ interface: String?, _ member: String) throws(DBusError) -> BusMessage {
         var message: OpaquePointer?
-        try check(sd_bus_message_new_method_call(bus, &message, destination, path, interface, member), "new call \(member)")
+        // `withCString`, not a String passed as a pointer: that copies each into a fresh array.
+        let result = withOptionalCString(destination) { destination in
+            path.withCString { path in
+                withOptionalCString(interface) { interface in
+                    member.withCString { sd_bus_message_new_method_call(bus, &message, destination, path, interface, $0) }
+                }
+            }
+        }
+        try check(result, "new call \(member)")
         return BusMessage(owning: message!)
     }
 
@@ -273,4 +281,11 @@ extension BusMessage {
         }
         return error
     }
+}
+
+/// `text` as a C string for `body`, or nil without one.
+@inline(__always)
+func withOptionalCString<Result>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> Result) -> Result {
+    guard let text else { return body(nil) }
+    return text.withCString(body)
 }

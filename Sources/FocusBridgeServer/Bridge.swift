@@ -113,12 +113,14 @@ final class Bridge {
 
     /// The live state a decision depends on.
     func policyContext() -> PolicyContext {
-        PolicyContext(settings: settings, now: clock.now, silent: silent, screenLocked: screenLocked,
-                      capabilities: capabilities, activeFocus: activeFocus.flatMap { settings.focus(named: $0.name) },
-                      recent: recent, flood: flood, daemonButtonLimit: downstream.serverInformation?.buttonLimit,
-                      choices: preferences.choices, mutes: preferences.mutes,
-                      clickRunsSoleAction: downstream.serverInformation?.clickRunsSoleAction ?? false,
-                      focusedWindow: windows.focused)
+        // The daemon's answer read once: each read copies its texts.
+        let daemon = downstream.serverInformation
+        return PolicyContext(settings: settings, now: clock.now, silent: silent, screenLocked: screenLocked,
+                             capabilities: capabilities, activeFocus: activeFocus.flatMap { settings.focus(named: $0.name) },
+                             recent: recent, flood: flood, daemonButtonLimit: daemon?.buttonLimit,
+                             choices: preferences.choices, mutes: preferences.mutes,
+                             clickRunsSoleAction: daemon?.clickRunsSoleAction ?? false,
+                             focusedWindow: windows.focused)
     }
 
     /// The bridge itself, as the holder of its own notifications (digests, "N more").

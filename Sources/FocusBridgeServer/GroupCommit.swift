@@ -17,12 +17,26 @@ final class GroupCommit {
         var history: [HistoryEntry] = []
         var holds: [(hold: Store.Hold, fallback: () -> Void)] = []
         /// The replies to send once the batch is written.
-        var answers: [() -> Void] = []
+        var answers: [Answer] = []
         var ends: [End] = []
         /// Ends to note in history: many in one transaction (a Dismiss may end thousands).
         var closings: [(id: UInt32, reason: UInt32, at: Instant)] = []
         /// Steps of fates to note in history (`Fate`), after the rows of this batch are written.
         var fates: [(id: UInt32, step: FateStep)] = []
+    }
+
+    /// A reply waiting for the commit: a `Notify`'s ID (the call and the ID, no closure made per
+    /// call), or what a unit test runs.
+    private enum Answer {
+        case notify(IncomingCall, UInt32)
+        case run(() -> Void)
+
+        func send() {
+            switch self {
+            case .notify(let call, let id): NotificationsInterface.reply(call, id: id)
+            case .run(let reply): reply()
+            }
+        }
     }
 
     /// A batch is written at the latest when this many answers wait (a steady flood would
@@ -43,21 +57,27 @@ final class GroupCommit {
     /// were answered.
     var committed: (_ ends: [End], _ answered: Int) -> Void = { _, _ in }
 
+    /// The idle callback, made once (not a closure per batch).
+    private lazy var writeWhenIdle: () -> Void = { [weak self] in self?.write() }
+
     init(store: Store, failures: FailureLog) {
         self.store = store
         self.failures = failures
     }
 
     /// Answers `call` with `id` once `history` (and the rest of this pass) is committed.
-    func answer(_ call: IncomingCall, id: UInt32, history: HistoryEntry) {
-        answer(history: history) { NotificationsInterface.reply(call, id: id) }
+    /// `history` is consumed: moved into the batch, not copied (its texts retained and released).
+    func answer(_ call: IncomingCall, id: UInt32, history: consuming HistoryEntry) {
+        pending.history.append(history)
+        pending.answers.append(.notify(call, id))
+        schedule()
     }
 
     /// Runs `reply` once `history` (and the rest of this pass) is committed (the unit tests answer
     /// no real D-Bus call).
     func answer(history: HistoryEntry, reply: @escaping () -> Void) {
         pending.history.append(history)
-        pending.answers.append(reply)
+        pending.answers.append(.run(reply))
         schedule()
     }
 
@@ -99,7 +119,7 @@ final class GroupCommit {
         if pending.answers.count >= Self.maxBatch { return write() }
         guard !isPending else { return }
         isPending = true
-        MainLoop.whenIdle { [weak self] in self?.write() }
+        MainLoop.whenIdle(writeWhenIdle)
     }
 
     private func write() {
@@ -124,7 +144,7 @@ final class GroupCommit {
         do { try store.noteFates(batch.fates); failures.succeeded("recording fates") } catch {
             failures.failed("recording fates", "cannot record what became of notifications in the state database: \(oneLine(error))")
         }
-        for reply in batch.answers { reply() }
+        for answer in batch.answers { answer.send() }
         committed(batch.ends, batch.answers.count)
     }
 }

@@ -88,7 +88,7 @@ enum NotificationsInterface {
     }
 
     /// The answer to `Notify`.
-    static func reply(_ call: IncomingCall, id: UInt32) { call.reply { reply throws(DBusError) in try reply.append(id) } }
+    static func reply(_ call: IncomingCall, id: UInt32) { call.reply(id) }
 
     // MARK: Calls to the daemon
 
@@ -155,7 +155,11 @@ enum NotificationsInterface {
 /// `Notify`'s arguments `(susssasa{sv}i)` as the client sent them, each position read once. The
 /// hints stay the client's own (`NotifyHints`): what is forwarded unchanged is byte for byte the
 /// same.
-struct NotifyArguments {
+///
+/// An immutable class: it is captured while the caller is looked up and passed from the
+/// decision to the delivery; as a struct each of those copies retained and released its texts,
+/// the decoded request's and the message.
+final class NotifyArguments {
     let appName: String
     let replacesID: UInt32
     let appIcon: String
@@ -181,13 +185,15 @@ struct NotifyArguments {
         actions = try message.readStrings()
         var decoded: [String: HintValue] = [:]
         var weight = 0
+        var entries = 0
         try message.readDictionary { key throws(DBusError) in
             let (value, size) = try message.readValue()
             decoded[key] = Self.hintValue(value)
             weight += key.utf8.count + size + 8
+            entries += 1
         }
         expireTimeout = try message.readInt32()
-        hints = .message(message)
+        hints = entries == 0 ? .empty : .message(message)
         request = NotificationRequest(appName: appName, replacesID: replacesID, appIcon: appIcon, summary: summary,
                                       body: body, actions: actions, hints: decoded, expireTimeout: expireTimeout)
         byteCount = Self.textWeight(appName, appIcon, summary, body, actions) + 8 + weight
@@ -215,7 +221,7 @@ struct NotifyArguments {
     }
 
     /// A held notification's stored arguments; nil when they are not a `Notify`'s.
-    init?(storedType type: String, bytes: [UInt8]) {
+    convenience init?(storedType type: String, bytes: [UInt8]) {
         guard let arguments = Variant(type: type, bytes: bytes), arguments.typeString == NotificationsInterface.notifySignature
         else { return nil }
         self.init(arguments)
@@ -236,7 +242,9 @@ struct NotifyArguments {
 
     private static func textWeight(_ appName: String, _ appIcon: String, _ summary: String, _ body: String,
                                    _ actions: [String]) -> Int {
-        [appName, appIcon, summary, body].reduce(0) { $0 + $1.utf8.count + 5 } + actions.reduce(4) { $0 + $1.utf8.count + 5 }
+        // Added up one by one: an array of the four would be allocated for every Notify.
+        appName.utf8.count + appIcon.utf8.count + summary.utf8.count + body.utf8.count + 4 * 5
+            + actions.reduce(4) { $0 + $1.utf8.count + 5 }
     }
 
     private static func hintValue(_ value: BusMessage.ScalarValue) -> HintValue {
@@ -276,27 +284,25 @@ struct NotifyArguments {
     /// other hint is passed on as the very same value, byte for byte.
     static func forwardedHints(_ original: NotifyHints, presentation: Presentation, request: NotificationRequest,
                                app: AppIdentity, process: ProcessIdentity?) -> ForwardedHints {
-        var added: [(key: String, value: ForwardedHints.Added)] = [("urgency", .byte(presentation.urgency))]
-        if presentation.suppressSound { added.append(("suppress-sound", .bool(true))) }
-        if request.hints["desktop-entry"] == nil, let entry = app.inferredDesktopEntry {
-            added.append(("desktop-entry", .string(entry)))
-        }
-        if request.hints["sender-pid"] == nil, let pid = process?.processID {
-            added.append(("sender-pid", .int64(Int64(pid))))
-        }
-        return ForwardedHints(original: original, keep: { [presentation] in presentation.forwards(hint: $0) }, added: added)
+        var added = ForwardedHints.Added(urgency: presentation.urgency, suppressSound: presentation.suppressSound)
+        if request.hints["desktop-entry"] == nil, let entry = app.inferredDesktopEntry { added.desktopEntry = entry }
+        if request.hints["sender-pid"] == nil, let pid = process?.processID { added.senderPID = Int64(pid) }
+        return ForwardedHints(original: original, keeping: presentation, added: added)
     }
 }
 
 /// The client's hints, kept as they came: on the hot path the `Notify` message itself (its
 /// seventh argument, copied entry by entry when forwarded), on the cold paths a `Variant`.
 enum NotifyHints: Sendable {
+    /// The client sent none: nothing to find again in the message when forwarding.
+    case empty
     case message(BusMessage)
     case variant(Variant)
 
     /// The `a{sv}` as a `Variant` (for the store; off the hot path).
     var variant: Variant {
         switch self {
+        case .empty: return .dictionary([])
         case .variant(let hints): return hints
         case .message(let message):
             do throws(DBusError) {
@@ -310,53 +316,72 @@ enum NotifyHints: Sendable {
     }
 }
 
-/// The hints a forwarded `Notify` carries: the client's where `keep` says so, unchanged, then
-/// what the bridge adds.
+/// The hints a forwarded `Notify` carries: the client's that the presentation keeps, unchanged,
+/// then what the bridge adds. The rule and the added hints are plain values, not a closure and
+/// an array: nothing is allocated for them per notification.
 struct ForwardedHints: Sendable {
-    enum Added: Sendable {
-        case byte(UInt8), bool(Bool), string(String), int64(Int64)
+    /// The hints the bridge adds, in this order (urgency always).
+    struct Added: Sendable {
+        var urgency: UInt8
+        var suppressSound = false
+        var desktopEntry: String?
+        var senderPID: Int64?
     }
     let original: NotifyHints
-    let keep: @Sendable (String) -> Bool
-    let added: [(key: String, value: Added)]
+    /// Which of the client's hints go on (`Presentation.forwards`, from the two fields it reads:
+    /// the notification is copied in and out of the forward queue, its whole presentation with
+    /// it would be); nil: every one.
+    let removedHints: Set<String>?
+    let suppressSound: Bool
+    /// Nil: none added.
+    let added: Added?
+
+    init(original: NotifyHints, keeping presentation: Presentation?, added: Added?) {
+        self.original = original
+        removedHints = presentation?.removedHints
+        suppressSound = presentation?.suppressSound ?? false
+        self.added = added
+    }
+
+    func keeps(_ key: String) -> Bool {
+        guard let removedHints else { return true }
+        return Presentation.forwards(hint: key, removedHints: removedHints, suppressSound: suppressSound)
+    }
 
     /// Appends the `a{sv}` to `message`.
     func append(to message: BusMessage) throws(DBusError) {
-        try message.open("a", "{sv}")
+        try message.openDictionary()
         switch original {
+        case .empty: break
         case .message(let source):
             try source.rewind()
             try source.skip("susssas")
-            try message.appendEntries(copying: source, where: keep)
+            try message.appendEntries(copying: source, where: keeps)
         case .variant(let hints):
-            for (key, value) in hints.dictionaryEntries where keep(key) {
+            for (key, value) in hints.dictionaryEntries where keeps(key) {
                 try message.open("e", "sv")
                 try message.append(key)
                 try message.append(value)
                 try message.close()
             }
         }
-        for (key, value) in added {
-            switch value {
-            case .byte(let byte): try message.appendEntry(key, signature: "y") { m throws(DBusError) in try m.append(byte) }
-            case .bool(let flag): try message.appendEntry(key, signature: "b") { m throws(DBusError) in try m.append(flag) }
-            case .string(let text): try message.appendEntry(key, signature: "s") { m throws(DBusError) in try m.append(text) }
-            case .int64(let number): try message.appendEntry(key, signature: "x") { m throws(DBusError) in try m.append(number) }
-            }
+        if let added {
+            try message.appendEntry("urgency", byte: added.urgency)
+            if added.suppressSound { try message.appendEntry("suppress-sound", bool: true) }
+            if let entry = added.desktopEntry { try message.appendEntry("desktop-entry", string: entry) }
+            if let pid = added.senderPID { try message.appendEntry("sender-pid", int64: pid) }
         }
         try message.close()
     }
 
     /// The same as a `Variant` (tests, the fuzz targets; off the hot path).
     var variant: Variant {
-        var entries = original.variant.dictionaryEntries.filter { keep($0.key) }
-        for (key, value) in added {
-            switch value {
-            case .byte(let byte): entries.append((key, .byte(byte)))
-            case .bool(let flag): entries.append((key, .bool(flag)))
-            case .string(let text): entries.append((key, .string(text)))
-            case .int64(let number): entries.append((key, .int64(number)))
-            }
+        var entries = original.variant.dictionaryEntries.filter { keeps($0.key) }
+        if let added {
+            entries.append(("urgency", .byte(added.urgency)))
+            if added.suppressSound { entries.append(("suppress-sound", .bool(true))) }
+            if let entry = added.desktopEntry { entries.append(("desktop-entry", .string(entry))) }
+            if let pid = added.senderPID { entries.append(("sender-pid", .int64(pid))) }
         }
         return .dictionary(entries)
     }
@@ -364,7 +389,10 @@ struct ForwardedHints: Sendable {
 
 /// A notification on its way to the daemon: the client's arguments with the hints the bridge
 /// adds, waiting for the daemon ID it replaces (known only when it is sent).
-struct ForwardedNotification: Sendable {
+///
+/// A class, immutable: it goes into the forward queue, out of it and into the call's completion,
+/// and each copy of a struct of a dozen texts retained and released them all.
+final class ForwardedNotification: Sendable {
     let id: UInt32
     let appKey: String
     let level: InterruptionLevel
@@ -377,6 +405,21 @@ struct ForwardedNotification: Sendable {
     let expireTimeout: Int32
     /// About the bytes of its arguments (they share the client's message: this is what waiting costs).
     let weight: Int
+
+    init(id: UInt32, appKey: String, level: InterruptionLevel, appName: String, appIcon: String, summary: String,
+         body: String, actions: [String], hints: ForwardedHints, expireTimeout: Int32, weight: Int) {
+        self.id = id
+        self.appKey = appKey
+        self.level = level
+        self.appName = appName
+        self.appIcon = appIcon
+        self.summary = summary
+        self.body = body
+        self.actions = actions
+        self.hints = hints
+        self.expireTimeout = expireTimeout
+        self.weight = weight
+    }
 
     /// Appends the `Notify` arguments for the daemon, replacing `daemonID` (0 for a new one).
     func append(to message: BusMessage, replacing daemonID: UInt32) throws(DBusError) {

@@ -93,10 +93,13 @@ final class Connection {
 /// is nil, never a trap — nothing read back from the file is trusted.
 public final class Statement {
     fileprivate var handle: OpaquePointer?
+    /// The same statement, valid until it is finalized (the typed binds, after `reset()`).
+    private let prepared: OpaquePointer
     private let connection: Connection
 
     fileprivate init(_ handle: OpaquePointer, _ connection: Connection) {
         self.handle = handle
+        prepared = handle
         self.connection = connection
     }
 
@@ -133,6 +136,60 @@ public final class Statement {
             let code = value.map { $0.bind(to: handle, at: index) } ?? sqlite3_bind_null(handle, index)
             guard code == SQLITE_OK else { throw connection.error(code, sql: sql) }
         }
+    }
+
+    // Typed binding for the hot path (a history row per Notify): no array of existentials, no
+    // boxed values. `reset()` first: it checks that the statement is still open, the binds that
+    // follow use `prepared` without checking again (each check reads two class properties).
+    // Internal: only the Store binds this way.
+
+    /// Resets the statement and sets every parameter to NULL; throws when it or its database was closed.
+    func reset() throws {
+        let handle = try open()
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    func bind(_ value: Int64, at index: Int32) throws {
+        try checkBind(sqlite3_bind_int64(prepared, index, value))
+    }
+
+    func bind(_ value: Double, at index: Int32) throws {
+        try checkBind(sqlite3_bind_double(prepared, index, value))
+    }
+
+    /// Text as a C string, copied by SQLite (it ends at a NUL, as `String`'s binding does); nil
+    /// leaves the parameter NULL.
+    func bind(_ value: String?, at index: Int32) throws {
+        guard let value else { return }
+        try checkBind(value.withCString { sqlite3_bind_text(prepared, index, $0, -1, csqlite_transient()) })
+    }
+
+    /// Text bound in place (SQLITE_STATIC, up to its NUL as the other text binds): SQLite does
+    /// not copy it, so it must stay valid until `clearBindings()`. Nil leaves the parameter NULL.
+    func bind(inPlace text: UnsafePointer<CChar>?, at index: Int32) throws {
+        guard let text else { return }
+        try checkBind(sqlite3_bind_text(prepared, index, text, -1, nil))
+    }
+
+    /// UTF-8 text of `bytes.count` bytes bound in place, the same way.
+    func bind(inPlace bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws {
+        let start = UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
+        try checkBind(sqlite3_bind_text(prepared, index, start, Int32(bytes.count), nil))
+    }
+
+    /// Sets every parameter to NULL (before text bound in place goes away).
+    func clearBindings() {
+        sqlite3_clear_bindings(prepared)
+    }
+
+    private func checkBind(_ code: Int32) throws {
+        guard code == SQLITE_OK else { throw connection.error(code, sql: sql) }
+    }
+
+    /// Runs the statement, bound, to its end.
+    func run() throws {
+        while try step() {}
     }
 
     /// The next row: true when there is one to read, false when done.

@@ -33,6 +33,8 @@ public struct StoreError: Error, CustomStringConvertible {
 public final class Store {
     public let path: String
     let database: SQLiteDatabase
+    /// The history insert, prepared once (every Notify runs it).
+    private var historyInsert: Statement?
     /// Told, in one sentence, about anything in the file that was discarded or repaired.
     private let notice: (String) -> Void
 
@@ -270,18 +272,59 @@ public final class Store {
     }
 
     private func insertHistory(_ entries: [HistoryEntry]) throws {
-        let statement = try database.statement("""
-            INSERT INTO history (id, app, summary, body, level, decision, received, closed, close_reason, request, fate)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        for entry in entries {
-            try statement.execute([
-                Int64(entry.id), entry.app, entry.summary, entry.body, entry.level.rawValue,
-                entry.decision.rawValue, entry.received.timeIntervalSince1970,
-                entry.closed?.timeIntervalSince1970, entry.closeReason.map { Int64($0) },
-                entry.kept?.stored, entry.steps.isEmpty ? nil : Fate.encode(entry.steps),
-            ])
+        // Kept here as well as in the database's cache: looking it up there hashes the SQL text.
+        let statement: Statement
+        if let insert = historyInsert {
+            statement = insert
+        } else {
+            statement = try database.statement("""
+                INSERT INTO history (id, app, summary, body, level, decision, received, closed, close_reason, request, fate)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            historyInsert = statement
         }
+        for entry in entries {
+            try statement.reset()
+            try statement.bind(Int64(entry.id), at: 1)
+            try statement.bind(entry.received.timeIntervalSince1970, at: 7)
+            if let closed = entry.closed { try statement.bind(closed.timeIntervalSince1970, at: 8) }
+            if let reason = entry.closeReason { try statement.bind(Int64(reason), at: 9) }
+            // The history text as its bytes (valid UTF-8, no NUL): no String made of it.
+            let request = entry.kept?.storedUTF8 ?? []
+            let fate = entry.steps.isEmpty ? nil : Fate.encode(entry.steps)
+            // The texts are bound in place while their C strings live (SQLITE_STATIC): bound as
+            // copies, SQLite would allocate and copy each once more before writing the row.
+            // Cleared before the strings go.
+            try entry.app.withCString { app in
+                try entry.summary.withCString { summary in
+                    try entry.body.withCString { body in
+                        try entry.level.rawValue.withCString { level in
+                            try entry.decision.rawValue.withCString { decision in
+                                try request.withUnsafeBufferPointer { request in
+                                    try Self.withCString(fate) { fate in
+                                        defer { statement.clearBindings() }
+                                        try statement.bind(inPlace: app, at: 2)
+                                        try statement.bind(inPlace: summary, at: 3)
+                                        try statement.bind(inPlace: body, at: 4)
+                                        try statement.bind(inPlace: level, at: 5)
+                                        try statement.bind(inPlace: decision, at: 6)
+                                        if entry.kept != nil { try statement.bind(inPlace: request, at: 10) }
+                                        try statement.bind(inPlace: fate, at: 11)
+                                        try statement.run()
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `text` as a C string for `body`, or nil without one.
+    private static func withCString<Result>(_ text: String?, _ body: (UnsafePointer<CChar>?) throws -> Result) rethrows -> Result {
+        guard let text else { return try body(nil) }
+        return try text.withCString(body)
     }
 
     /// Notes when and why notifications closed: (id, reason, time).

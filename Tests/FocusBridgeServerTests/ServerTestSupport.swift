@@ -77,7 +77,7 @@ final class LogRecorder: @unchecked Sendable {
 func forwarded(_ id: UInt32, summary: String = "Hello") -> ForwardedNotification {
     ForwardedNotification(id: id, appKey: "Mail", level: .active, appName: "Mail", appIcon: "",
                           summary: summary, body: "", actions: [],
-                          hints: ForwardedHints(original: .variant(.dictionary([])), keep: { _ in true }, added: []),
+                          hints: ForwardedHints(original: .variant(.dictionary([])), keeping: nil, added: nil),
                           expireTimeout: -1, weight: 40 + summary.utf8.count)
 }
 
