@@ -27,6 +27,8 @@ final class Forwarder {
     var givenUp: (_ id: UInt32, _ reason: CloseReason) -> Void = { _, _ in }
     /// The daemon took a notification: room in the queue.
     var took: () -> Void = {}
+    /// Before the heap is trimmed after a burst: caches to give back first (SQLite's pages).
+    var trimming: () -> Void = {}
 
     init(downstream: Downstream, logger: Logger) {
         self.downstream = downstream
@@ -133,7 +135,10 @@ final class Forwarder {
               mayForward() else { return }
         sinceTrim = 0
         bytesSinceTrim = 0
-        MainLoop.whenIdle { Heap.trim() }
+        MainLoop.whenIdle { [trimming] in
+            trimming()
+            Heap.trim()
+        }
     }
 }
 
