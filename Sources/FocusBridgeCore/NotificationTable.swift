@@ -2,7 +2,7 @@
 /// which daemon ID it is shown under — or, for one collapsed by the rate limit, which "N more"
 /// notification stands for it.
 ///
-/// Each ID costs a fixed-size slot and no allocation of its own (`Slot`); `Entry` is the whole
+/// Each ID costs a 16-byte slot and no allocation of its own (`Slot`); `Entry` is the whole
 /// view of one, made when asked for.
 public struct NotificationTable: Sendable {
     public struct Entry: Equatable, Sendable {
@@ -39,15 +39,40 @@ public struct NotificationTable: Sendable {
     /// How many connections may hold one ID; past it the oldest holder is released.
     public static let maxHolders = 32
 
-    /// What is kept per ID: fixed size, no allocation of its own. The holders and the app key are
+    /// What is kept per ID: 16 bytes, no allocation of its own. The holders and the app key are
     /// handles into `callers` and `appKeys`; an ID held by more than one connection, or with
     /// renamed action keys, has the rest in `extras`.
     struct Slot: Sendable {
-        var appKey: UInt32
+        /// The app key's handle (under 2^30: there are never that many), and two flags: whether
+        /// `daemon` and `group` hold a value.
+        private var packed: UInt32
+        private var first: UInt32
+        private var daemon: UInt32
+        private var group: UInt32
+
+        private static let hasDaemonID: UInt32 = 1 << 31
+        private static let hasGroup: UInt32 = 1 << 30
+        private static let none = UInt32.max
+
+        init(appKey: UInt32, holder: UInt32?, daemonID: UInt32?, collapsedInto: UInt32?) {
+            precondition(appKey < Self.hasGroup)
+            packed = appKey | (daemonID == nil ? 0 : Self.hasDaemonID) | (collapsedInto == nil ? 0 : Self.hasGroup)
+            first = holder ?? Self.none
+            daemon = daemonID ?? 0
+            group = collapsedInto ?? 0
+        }
+
+        var appKey: UInt32 { packed & (Self.hasGroup - 1) }
         /// The oldest holder (none only if it was tracked for nobody).
-        var holder: UInt32?
-        var daemonID: UInt32?
-        var collapsedInto: UInt32?
+        var holder: UInt32? { first == Self.none ? nil : first }
+        var daemonID: UInt32? {
+            get { packed & Self.hasDaemonID == 0 ? nil : daemon }
+            set {
+                daemon = newValue ?? 0
+                packed = newValue == nil ? packed & ~Self.hasDaemonID : packed | Self.hasDaemonID
+            }
+        }
+        var collapsedInto: UInt32? { packed & Self.hasGroup == 0 ? nil : group }
     }
 
     /// The rare part of an entry.

@@ -1,4 +1,4 @@
-import FocusBridgeCore
+@testable import FocusBridgeCore
 import XCTest
 
 final class NotificationTableTests: XCTestCase {
@@ -147,5 +147,28 @@ final class NotificationTableTests: XCTestCase {
                                    executablePath: "/snap/firefox/123/usr/lib/firefox/firefox")
         XCTAssertEqual(snap.sandbox, "snap:firefox")
         XCTAssertNil(ProcessIdentity(processID: 1, executable: "notify-send").sandbox)
+    }
+}
+
+final class NotificationTableSlotTests: XCTestCase {
+    func testASlotKeepsEveryFieldIncludingTheExtremesAndIsSixteenBytes() {
+        XCTAssertEqual(MemoryLayout<NotificationTable.Slot>.stride, 16)
+        for daemonID in [nil, 0, 1, UInt32.max] as [UInt32?] {
+            for group in [nil, 0, 7, UInt32.max] as [UInt32?] {
+                for holder in [nil, 0, 5] as [UInt32?] {
+                    var slot = NotificationTable.Slot(appKey: (1 << 30) - 1, holder: holder, daemonID: daemonID, collapsedInto: group)
+                    XCTAssertEqual(slot.appKey, (1 << 30) - 1)
+                    XCTAssertEqual(slot.holder, holder)
+                    XCTAssertEqual(slot.daemonID, daemonID)
+                    XCTAssertEqual(slot.collapsedInto, group)
+                    slot.daemonID = 0
+                    XCTAssertEqual(slot.daemonID, 0)
+                    slot.daemonID = nil
+                    XCTAssertNil(slot.daemonID)
+                    XCTAssertEqual(slot.collapsedInto, group)
+                    XCTAssertEqual(slot.appKey, (1 << 30) - 1)
+                }
+            }
+        }
     }
 }
