@@ -2,21 +2,47 @@
 /// app, summary and body within the window) replaces it instead of popping up again.
 ///
 /// One array of what is remembered, in delivery order, and two small indexes into it by number:
-/// each key is kept once (it was twice, in two dictionaries of 80-byte keys: 1.45 MB at 4096),
-/// and the oldest is forgotten at once instead of searched for among all.
+/// each key is kept once (it was twice, in two dictionaries of 80-byte keys: 1.45 MB at 4096,
+/// more with long texts), and the oldest is forgotten at once instead of searched for among all.
 public struct DuplicateTracker: Sendable {
-    /// Fingerprints, not the texts: a window of thousands of megabyte bodies would otherwise
-    /// stay in memory.
+    /// A fingerprint, not the texts: a window of thousands of megabyte bodies would otherwise
+    /// stay in memory. 24 bytes and no allocation: the lengths of summary and body and a 128-bit
+    /// hash of the app key (case ignored), summary and body, each with its length (two SipHash
+    /// runs of the process's random seed, told apart by their first byte). It used to keep
+    /// 256-byte prefixes, length and a 64-bit hash: two strings per entry on the heap as soon as
+    /// a text was longer than 15 bytes.
     struct Key: Hashable, Sendable {
-        let app: String
-        let summary: TextFingerprint
-        let body: TextFingerprint
+        let lengths: UInt64
+        let low: UInt64
+        let high: UInt64
 
         init(app: String, summary: String, body: String) {
-            self.app = KeptText.appKey(app).lowercased()
-            self.summary = TextFingerprint(summary)
-            self.body = TextFingerprint(body)
+            var app = KeptText.appKey(app).lowercased()
+            var summary = summary
+            var body = body
+            var first = Hasher()
+            var second = Hasher()
+            first.combine(0 as UInt8)
+            second.combine(1 as UInt8)
+            func add(_ text: inout String) -> Int {
+                text.withUTF8 { bytes in
+                    first.combine(bytes.count)
+                    first.combine(bytes: UnsafeRawBufferPointer(bytes))
+                    second.combine(bytes.count)
+                    second.combine(bytes: UnsafeRawBufferPointer(bytes))
+                    return bytes.count
+                }
+            }
+            _ = add(&app)
+            let summaryBytes = add(&summary)
+            let bodyBytes = add(&body)
+            lengths = UInt64(truncatingIfNeeded: summaryBytes) << 32 | UInt64(truncatingIfNeeded: bodyBytes) & 0xffff_ffff
+            low = UInt64(bitPattern: Int64(first.finalize()))
+            high = UInt64(bitPattern: Int64(second.finalize()))
         }
+
+        /// What the index by hash value is keyed by.
+        var index: Int { Int(truncatingIfNeeded: low) }
     }
 
     struct Item: Sendable {
@@ -54,14 +80,14 @@ public struct DuplicateTracker: Sendable {
     public func original(appKey: String, summary: String, body: String, now: Instant, window: Double) -> UInt32? {
         guard window > 0 else { return nil }
         let key = Key(app: appKey, summary: summary, body: body)
-        guard let sequence = byHash[key.hashValue], let hit = item(sequence), hit.key == key else { return nil }
+        guard let sequence = byHash[key.index], let hit = item(sequence), hit.key == key else { return nil }
         return now.timeIntervalSince(hit.at) < window ? hit.id : nil
     }
 
     public mutating func delivered(_ id: UInt32, appKey: String, summary: String, body: String, at date: Instant) {
         closed(id)
         let key = Key(app: appKey, summary: summary, body: body)
-        let hash = key.hashValue
+        let hash = key.index
         if let old = byHash[hash], let item = item(old), item.key == key { forget(old, item) }
         if items.count >= slotLimit { squeeze() }
         if items.count == items.capacity {
@@ -84,7 +110,7 @@ public struct DuplicateTracker: Sendable {
     }
 
     private mutating func forget(_ sequence: UInt32, _ item: Item) {
-        let hash = item.key.hashValue
+        let hash = item.key.index
         if byHash[hash] == sequence { byHash[hash] = nil }
         if byID[item.id] == sequence { byID[item.id] = nil }
         items[Int(sequence &- base)] = nil
@@ -121,7 +147,7 @@ public struct DuplicateTracker: Sendable {
         for case let item? in items {
             let sequence = base &+ UInt32(kept.count)
             kept.append(item)
-            byHash[item.key.hashValue] = sequence
+            byHash[item.key.index] = sequence
             byID[item.id] = sequence
         }
         items = kept

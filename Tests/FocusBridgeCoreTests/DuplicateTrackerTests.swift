@@ -17,6 +17,24 @@ final class DuplicateTrackerTests: XCTestCase {
         XCTAssertEqual(tracker.count, 0)
     }
 
+    func testTextsAreToldApartWhereverTheyDifferAndTheKeyHoldsNoText() {
+        XCTAssertEqual(MemoryLayout<DuplicateTracker.Key>.size, 24)
+        let long = String(repeating: "x", count: 5000)
+        typealias Key = DuplicateTracker.Key
+        XCTAssertEqual(Key(app: "Mail", summary: "s", body: long), Key(app: "mail", summary: "s", body: long))
+        XCTAssertNotEqual(Key(app: "mail", summary: "s", body: long + "a"), Key(app: "mail", summary: "s", body: long + "b"),
+                          "past the first 256 bytes, same length")
+        XCTAssertNotEqual(Key(app: "mail", summary: "ab", body: "c"), Key(app: "mail", summary: "a", body: "bc"))
+        XCTAssertNotEqual(Key(app: "mailx", summary: "", body: ""), Key(app: "mail", summary: "x", body: ""))
+        XCTAssertNotEqual(Key(app: "mail", summary: "", body: ""), Key(app: "chat", summary: "", body: ""))
+        XCTAssertEqual(Key(app: String(repeating: "a", count: 300), summary: "", body: ""),
+                       Key(app: String(repeating: "a", count: 256) + "b", summary: "", body: ""),
+                       "app keys are known by their first 256 bytes, as everywhere")
+        var tracker = DuplicateTracker()
+        tracker.delivered(1, appKey: "a", summary: long, body: long, at: t0)
+        XCTAssertEqual(tracker.original(appKey: "a", summary: long, body: long, now: t0, window: 1), 1)
+    }
+
     func testTheSameIDDeliveredAgainIsRememberedForItsNewTextOnly() {
         var tracker = DuplicateTracker()
         tracker.delivered(1, appKey: "a", summary: "v1", body: "", at: t0)
