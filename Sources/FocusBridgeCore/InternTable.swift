@@ -8,6 +8,9 @@ public struct InternTable<Value: Hashable & Sendable>: Sendable {
     private var counts: [UInt32] = []
     private var index: [Value: UInt32] = [:]
     private var free: [UInt32] = []
+    /// The handle last retained: the same connection and app usually come many times in a row,
+    /// and comparing is cheaper than hashing.
+    private var last: UInt32?
 
     public init() {}
 
@@ -18,8 +21,13 @@ public struct InternTable<Value: Hashable & Sendable>: Sendable {
 
     /// The handle of `value`, counted once more (kept until released as often).
     public mutating func retain(_ value: Value) -> UInt32 {
+        if let last, values[Int(last)] == value {
+            counts[Int(last)] += 1
+            return last
+        }
         if let handle = index[value] {
             counts[Int(handle)] += 1
+            last = handle
             return handle
         }
         let handle: UInt32
@@ -33,6 +41,7 @@ public struct InternTable<Value: Hashable & Sendable>: Sendable {
             counts.append(1)
         }
         index[value] = handle
+        last = handle
         return handle
     }
 
@@ -45,6 +54,7 @@ public struct InternTable<Value: Hashable & Sendable>: Sendable {
         counts[slot] -= 1
         guard counts[slot] == 0, let value = values[slot] else { return }
         index[value] = nil
+        if last == handle { last = nil }
         if index.isEmpty {
             // Nothing is kept: the storage goes too (a burst from many connections is over).
             values = []
