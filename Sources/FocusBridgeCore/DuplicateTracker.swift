@@ -1,47 +1,156 @@
 /// Remembers what was delivered recently and is still open, so the same thing sent again (same
 /// app, summary and body within the window) replaces it instead of popping up again.
+///
+/// One array of what is remembered, in delivery order, and two small indexes into it by number:
+/// each key is kept once (it was twice, in two dictionaries of 80-byte keys: 1.45 MB at 4096,
+/// more with long texts), and the oldest is forgotten at once instead of searched for among all.
 public struct DuplicateTracker: Sendable {
-    /// Fingerprints, not the texts: a window of thousands of megabyte bodies would otherwise
-    /// stay in memory.
-    private struct Key: Hashable, Sendable {
-        let app: String
-        let summary: TextFingerprint
-        let body: TextFingerprint
+    /// A fingerprint, not the texts: a window of thousands of megabyte bodies would otherwise
+    /// stay in memory. 24 bytes and no allocation: the lengths of summary and body and a 128-bit
+    /// hash of the app key (case ignored), summary and body, each with its length (two SipHash
+    /// runs of the process's random seed, told apart by their first byte). It used to keep
+    /// 256-byte prefixes, length and a 64-bit hash: two strings per entry on the heap as soon as
+    /// a text was longer than 15 bytes.
+    struct Key: Hashable, Sendable {
+        let lengths: UInt64
+        let low: UInt64
+        let high: UInt64
 
         init(app: String, summary: String, body: String) {
-            self.app = KeptText.appKey(app).lowercased()
-            self.summary = TextFingerprint(summary)
-            self.body = TextFingerprint(body)
+            var app = KeptText.appKey(app).lowercased()
+            var summary = summary
+            var body = body
+            var first = Hasher()
+            var second = Hasher()
+            first.combine(0 as UInt8)
+            second.combine(1 as UInt8)
+            func add(_ text: inout String) -> Int {
+                text.withUTF8 { bytes in
+                    first.combine(bytes.count)
+                    first.combine(bytes: UnsafeRawBufferPointer(bytes))
+                    second.combine(bytes.count)
+                    second.combine(bytes: UnsafeRawBufferPointer(bytes))
+                    return bytes.count
+                }
+            }
+            _ = add(&app)
+            let summaryBytes = add(&summary)
+            let bodyBytes = add(&body)
+            lengths = UInt64(truncatingIfNeeded: summaryBytes) << 32 | UInt64(truncatingIfNeeded: bodyBytes) & 0xffff_ffff
+            low = UInt64(bitPattern: Int64(first.finalize()))
+            high = UInt64(bitPattern: Int64(second.finalize()))
         }
+
+        /// What the index by hash value is keyed by.
+        var index: Int { Int(truncatingIfNeeded: low) }
     }
 
-    private var recent: [Key: (id: UInt32, at: Instant)] = [:]
-    private var keys: [UInt32: Key] = [:]
+    struct Item: Sendable {
+        let key: Key
+        let id: UInt32
+        let at: Instant
+    }
+
+    /// Delivery order; nil for one closed or replaced since. `items[0]` has sequence number `base`.
+    private var items: [Item?] = []
+    private var base: UInt32 = 0
+    /// Leading entries of `items` that are nil.
+    private var start = 0
+    /// The sequence number of the newest for each key's hash value (a key is checked in full
+    /// when found: two open keys sharing a 64-bit hash only make the older one forgotten early).
+    private var byHash: [Int: UInt32] = [:]
+    private var byID: [UInt32: UInt32] = [:]
     /// How many are remembered at most; the oldest are forgotten first.
     public let capacity: Int
 
-    public init(capacity: Int = 4096) { self.capacity = capacity }
+    public init(capacity: Int = 4096) { self.capacity = max(1, capacity) }
+
+    /// How many are remembered now.
+    public var count: Int { byID.count }
+
+    /// At most this many slots, nil ones included: past it the nil ones are squeezed out.
+    private var slotLimit: Int { capacity + max(1, capacity / 4) }
+
+    private func item(_ sequence: UInt32) -> Item? {
+        let index = Int(sequence &- base)
+        return index < items.count ? items[index] : nil
+    }
 
     /// The open notification this one repeats, if it was delivered less than `window` ago.
     public func original(appKey: String, summary: String, body: String, now: Instant, window: Double) -> UInt32? {
-        guard window > 0, let hit = recent[Key(app: appKey, summary: summary, body: body)] else { return nil }
+        guard window > 0 else { return nil }
+        let key = Key(app: appKey, summary: summary, body: body)
+        guard let sequence = byHash[key.index], let hit = item(sequence), hit.key == key else { return nil }
         return now.timeIntervalSince(hit.at) < window ? hit.id : nil
     }
 
     public mutating func delivered(_ id: UInt32, appKey: String, summary: String, body: String, at date: Instant) {
         closed(id)
         let key = Key(app: appKey, summary: summary, body: body)
-        if let old = recent[key] { keys[old.id] = nil }
-        recent[key] = (id, date)
-        keys[id] = key
-        if recent.count > capacity, let oldest = recent.min(by: { $0.value.at < $1.value.at }) {
-            recent[oldest.key] = nil
-            keys[oldest.value.id] = nil
+        let hash = key.index
+        if let old = byHash[hash], let item = item(old), item.key == key { forget(old, item) }
+        if items.count >= slotLimit { squeeze() }
+        if items.count == items.capacity {
+            // Grown by hand: doubling past the limit would keep twice what is needed.
+            items.reserveCapacity(min(max(16, items.capacity * 2), slotLimit))
+        }
+        let sequence = base &+ UInt32(items.count)
+        items.append(Item(key: key, id: id, at: date))
+        byHash[hash] = sequence
+        byID[id] = sequence
+        while byID.count > capacity, start < items.count {
+            if let oldest = items[start] { forget(base &+ UInt32(start), oldest) }
+            dropLeadingGaps()
         }
     }
 
     public mutating func closed(_ id: UInt32) {
-        guard let key = keys.removeValue(forKey: id) else { return }
-        if recent[key]?.id == id { recent[key] = nil }
+        guard let sequence = byID[id], let item = item(sequence) else { return }
+        forget(sequence, item)
+    }
+
+    private mutating func forget(_ sequence: UInt32, _ item: Item) {
+        let hash = item.key.index
+        if byHash[hash] == sequence { byHash[hash] = nil }
+        if byID[item.id] == sequence { byID[item.id] = nil }
+        items[Int(sequence &- base)] = nil
+        dropLeadingGaps()
+    }
+
+    /// Moves `start` past nil entries; drops them from the array now and then (the numbers of
+    /// the rest stay, so the indexes need no change).
+    private mutating func dropLeadingGaps() {
+        while start < items.count, items[start] == nil { start += 1 }
+        if start == items.count {
+            base &+= UInt32(start)
+            start = 0
+            // Everything was forgotten: a large array goes back.
+            if items.capacity > 64 { items = [] } else { items.removeAll(keepingCapacity: true) }
+            if byID.capacity > 64 {
+                byHash = [:]
+                byID = [:]
+            }
+        } else if start >= max(1, capacity / 4) {
+            base &+= UInt32(start)
+            items.removeFirst(start)
+            start = 0
+        }
+    }
+
+    /// Renumbers what is remembered without the nil entries between them (many closed out of
+    /// order); the newest of a hash value is the one indexed, as when they were delivered.
+    private mutating func squeeze() {
+        var kept: [Item?] = []
+        kept.reserveCapacity(slotLimit)
+        byHash.removeAll(keepingCapacity: true)
+        byID.removeAll(keepingCapacity: true)
+        for case let item? in items {
+            let sequence = base &+ UInt32(kept.count)
+            kept.append(item)
+            byHash[item.key.index] = sequence
+            byID[item.id] = sequence
+        }
+        items = kept
+        start = 0
     }
 }

@@ -145,6 +145,13 @@ public struct ForwardQueue<Work: Sendable>: Sendable {
     }
 
     private mutating func compact() {
+        if waitingIndex.isEmpty, waiting.count > 64 {
+            // Drained after a burst: the storage goes back (`removeFirst` would keep its capacity).
+            waiting = []
+            waitingStart = 0
+            waitingIndex = [:]
+            return
+        }
         guard waitingStart > 1024, waitingStart * 2 > waiting.count else { return }
         waiting.removeFirst(waitingStart)
         waitingStart = 0

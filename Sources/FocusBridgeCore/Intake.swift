@@ -65,7 +65,7 @@ public struct Intake: Equatable, Sendable {
         // Whoever held the ID before keeps holding it.
         var holders = [caller]
         let id: ID
-        if let original = decision.replaces, table[original] != nil {
+        if let original = decision.replaces, table.contains(original) {
             id = .existing(original)
         } else if replacesShown {
             id = .existing(replacing)

@@ -1,6 +1,9 @@
 /// The notifications the bridge is tracking after deciding them: who holds each bridge ID, and
 /// which daemon ID it is shown under — or, for one collapsed by the rate limit, which "N more"
 /// notification stands for it.
+///
+/// Each ID costs a 16-byte slot and no allocation of its own (`Slot`); `Entry` is the whole
+/// view of one, made when asked for.
 public struct NotificationTable: Sendable {
     public struct Entry: Equatable, Sendable {
         public let id: UInt32
@@ -35,22 +38,95 @@ public struct NotificationTable: Sendable {
     public let capacity: Int
     /// How many connections may hold one ID; past it the oldest holder is released.
     public static let maxHolders = 32
-    private var entries: [UInt32: Entry] = [:]
+
+    /// What is kept per ID: 16 bytes, no allocation of its own. The holders and the app key are
+    /// handles into `callers` and `appKeys`; an ID held by more than one connection, or with
+    /// renamed action keys, has the rest in `extras`.
+    struct Slot: Sendable {
+        /// The app key's handle (under 2^30: there are never that many), and two flags: whether
+        /// `daemon` and `group` hold a value.
+        private var packed: UInt32
+        private var first: UInt32
+        private var daemon: UInt32
+        private var group: UInt32
+
+        private static let hasDaemonID: UInt32 = 1 << 31
+        private static let hasGroup: UInt32 = 1 << 30
+        private static let none = UInt32.max
+
+        init(appKey: UInt32, holder: UInt32?, daemonID: UInt32?, collapsedInto: UInt32?) {
+            precondition(appKey < Self.hasGroup)
+            packed = appKey | (daemonID == nil ? 0 : Self.hasDaemonID) | (collapsedInto == nil ? 0 : Self.hasGroup)
+            first = holder ?? Self.none
+            daemon = daemonID ?? 0
+            group = collapsedInto ?? 0
+        }
+
+        var appKey: UInt32 { packed & (Self.hasGroup - 1) }
+        /// The oldest holder (none only if it was tracked for nobody).
+        var holder: UInt32? { first == Self.none ? nil : first }
+        var daemonID: UInt32? {
+            get { packed & Self.hasDaemonID == 0 ? nil : daemon }
+            set {
+                daemon = newValue ?? 0
+                packed = newValue == nil ? packed & ~Self.hasDaemonID : packed | Self.hasDaemonID
+            }
+        }
+        var collapsedInto: UInt32? { packed & Self.hasGroup == 0 ? nil : group }
+    }
+
+    /// The rare part of an entry.
+    struct Extra: Sendable {
+        /// The holders after the oldest, oldest first.
+        var holders: [UInt32] = []
+        var actionKeys: [String: String] = [:]
+
+        var isEmpty: Bool { holders.isEmpty && actionKeys.isEmpty }
+    }
+
+    private var slots: [UInt32: Slot] = [:]
+    private var extras: [UInt32: Extra] = [:]
+    private var callers = InternTable<Caller>()
+    private var appKeys = InternTable<String>()
     private var idForDaemonID: [UInt32: UInt32] = [:]
     private var order: [UInt32] = []
     private var orderStart = 0
 
     public init(capacity: Int = 20_000) { self.capacity = capacity }
 
-    public var count: Int { entries.count }
+    public var count: Int { slots.count }
 
-    public subscript(id: UInt32) -> Entry? { entries[id] }
+    /// How many distinct connections and app keys the entries refer to (what the table keeps
+    /// besides its fixed-size slots).
+    public var sharedValues: (callers: Int, appKeys: Int) { (callers.count, appKeys.count) }
+
+    public subscript(id: UInt32) -> Entry? { slots[id].map { entry(id, $0) } }
+
+    public func contains(_ id: UInt32) -> Bool { slots[id] != nil }
+
+    /// The daemon's ID for `id`, once the daemon answered.
+    public func daemonID(of id: UInt32) -> UInt32? { slots[id]?.daemonID }
+
+    private func holderHandles(_ id: UInt32, _ slot: Slot) -> [UInt32] {
+        guard let first = slot.holder else { return [] }
+        return [first] + (extras[id]?.holders ?? [])
+    }
+
+    private func entry(_ id: UInt32, _ slot: Slot) -> Entry {
+        let extra = extras[id]
+        var holders: [Caller] = []
+        if let first = slot.holder { holders.append(callers[first]) }
+        if let more = extra?.holders { holders += more.map { callers[$0] } }
+        return Entry(id: id, appKey: appKeys[slot.appKey], holders: holders, daemonID: slot.daemonID,
+                     collapsedInto: slot.collapsedInto, actionKeys: extra?.actionKeys ?? [:])
+    }
 
     /// The entry for `id` if `caller` may act on it (see `Caller.mayActFor`); someone else's ID
     /// is unknown.
     public func owned(_ id: UInt32, by caller: Caller) -> Entry? {
-        guard id != 0, let entry = entries[id], entry.holders.contains(where: caller.mayActFor) else { return nil }
-        return entry
+        guard id != 0, let slot = slots[id],
+              holderHandles(id, slot).contains(where: { caller.mayActFor(callers[$0]) }) else { return nil }
+        return entry(id, slot)
     }
 
     /// Tracks a new ID, or adds `holder` to an existing one (keeping the holders it had).
@@ -65,43 +141,47 @@ public struct NotificationTable: Sendable {
     @discardableResult
     public mutating func track(_ id: UInt32, appKey: String, holders: [Caller], actionKeys: [String: String] = [:],
                                collapsedInto: UInt32? = nil) -> [Release] {
-        if var entry = entries[id] {
-            var released: [Release] = []
-            entry.holders = Self.merge(entry.holders, holders, released: &released, id: id)
-            entry.appKey = appKey
-            entry.actionKeys = actionKeys
-            entry.collapsedInto = collapsedInto
-            entries[id] = entry
-            return released
-        }
         var released: [Release] = []
-        let merged = Self.merge([], holders, released: &released, id: id)
-        entries[id] = Entry(id: id, appKey: appKey, holders: merged, daemonID: nil, collapsedInto: collapsedInto,
-                            actionKeys: actionKeys)
+        let known = slots[id]
+        let old = known.map { holderHandles(id, $0) } ?? []
+        let merged = merge(old, holders, released: &released, id: id)
+        let key = appKeys.retain(appKey)
+        if let known { appKeys.release(known.appKey) }
+        slots[id] = Slot(appKey: key, holder: merged.first, daemonID: known?.daemonID, collapsedInto: collapsedInto)
+        let extra = Extra(holders: Array(merged.dropFirst()), actionKeys: actionKeys)
+        extras[id] = extra.isEmpty ? nil : extra
+        guard known == nil else { return released }
         order.append(id)
         return released + evictIfFull()
     }
 
-    /// Holders in order of arrival, each connection once (a repeat moves to the end).
-    static func merge(_ old: [Caller], _ new: [Caller], released: inout [Release], id: UInt32) -> [Caller] {
+    /// Holders in order of arrival, each connection once (a repeat moves to the end); the handles
+    /// of `old` are the table's already, those of `new` are retained here, and those dropped
+    /// released.
+    private mutating func merge(_ old: [UInt32], _ new: [Caller], released: inout [Release], id: UInt32) -> [UInt32] {
         var result = old
         for holder in new {
-            result.removeAll { $0.connection == holder.connection }
-            result.append(holder)
+            result.removeAll { handle in
+                guard callers[handle].connection == holder.connection else { return false }
+                callers.release(handle)
+                return true
+            }
+            result.append(callers.retain(holder))
         }
-        if result.count > maxHolders {
-            released.append(Release(id: id, holders: Array(result.prefix(result.count - maxHolders))))
-            result.removeFirst(result.count - maxHolders)
+        if result.count > Self.maxHolders {
+            let dropped = result.prefix(result.count - Self.maxHolders)
+            released.append(Release(id: id, holders: dropped.map { callers[$0] }))
+            for handle in dropped { callers.release(handle) }
+            result.removeFirst(result.count - Self.maxHolders)
         }
         return result
     }
 
     /// Records the daemon's ID for a bridge ID (replacing any earlier one).
     public mutating func bind(_ id: UInt32, daemonID: UInt32) {
-        guard var entry = entries[id] else { return }
-        if let old = entry.daemonID, idForDaemonID[old] == id { idForDaemonID[old] = nil }
-        entry.daemonID = daemonID
-        entries[id] = entry
+        guard let slot = slots[id] else { return }
+        if let old = slot.daemonID, idForDaemonID[old] == id { idForDaemonID[old] = nil }
+        slots[id]?.daemonID = daemonID
         idForDaemonID[daemonID] = id
     }
 
@@ -109,35 +189,50 @@ public struct NotificationTable: Sendable {
 
     @discardableResult
     public mutating func remove(_ id: UInt32) -> Entry? {
-        guard let entry = entries.removeValue(forKey: id) else { return nil }
-        if let daemonID = entry.daemonID, idForDaemonID[daemonID] == id { idForDaemonID[daemonID] = nil }
+        guard let slot = slots[id] else { return nil }
+        let entry = entry(id, slot)
+        slots[id] = nil
+        if let daemonID = slot.daemonID, idForDaemonID[daemonID] == id { idForDaemonID[daemonID] = nil }
+        for handle in holderHandles(id, slot) { callers.release(handle) }
+        appKeys.release(slot.appKey)
+        extras[id] = nil
+        if slots.isEmpty { shrink() }
         return entry
     }
 
     /// The notifications counted in the "N more" notification `id`, oldest first.
     public func collapsed(into id: UInt32) -> [Entry] {
-        entries.values.filter { $0.collapsedInto == id }.sorted { $0.id < $1.id }
+        slots.filter { $0.value.collapsedInto == id }.map { entry($0.key, $0.value) }.sorted { $0.id < $1.id }
     }
 
     /// The daemon went away: its IDs mean nothing now. Returns the entries it was showing,
     /// which are forgotten.
     public mutating func forgetDaemon() -> [Entry] {
-        let shown = entries.values.filter { $0.daemonID != nil }.sorted { $0.id < $1.id }
-        for entry in shown { entries[entry.id] = nil }
+        let shown = slots.filter { $0.value.daemonID != nil }.keys.sorted()
+        let entries = shown.compactMap { remove($0) }
         idForDaemonID.removeAll()
-        return shown
+        return entries
+    }
+
+    /// Nothing is tracked: the storage a burst grew goes back (a dictionary keeps its capacity).
+    private mutating func shrink() {
+        slots = [:]
+        extras = [:]
+        idForDaemonID = [:]
+        order = []
+        orderStart = 0
     }
 
     private mutating func evictIfFull() -> [Release] {
         var released: [Release] = []
-        while entries.count > capacity, orderStart < order.count {
+        while slots.count > capacity, orderStart < order.count {
             let oldest = order[orderStart]
             orderStart += 1
             if let entry = remove(oldest) { released.append(Release(id: entry.id, holders: entry.holders)) }
         }
         // Drop the consumed prefix now and then, and IDs already removed, to keep `order` small.
         if orderStart > 4096 || order.count > capacity * 2 {
-            order = order[orderStart...].filter { entries[$0] != nil }
+            order = order[orderStart...].filter { slots[$0] != nil }
             orderStart = 0
         }
         return released

@@ -94,6 +94,7 @@ final class Bridge {
         preferences.changed = { [weak self] in self?.stateChanged() }
         forwarder.givenUp = { [weak self] id, reason in self?.notificationClosed(id, reason: reason) }
         forwarder.took = { [weak self] in self?.feedReplays() }
+        forwarder.trimming = { [weak store] in store?.releaseMemory() }
         collapses.show = { [weak self] id, app, arguments, request in
             guard let self else { return }
             let shown = Policy.present(request, app: app, context: policyContext())

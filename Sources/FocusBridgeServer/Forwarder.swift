@@ -27,6 +27,8 @@ final class Forwarder {
     var givenUp: (_ id: UInt32, _ reason: CloseReason) -> Void = { _, _ in }
     /// The daemon took a notification: room in the queue.
     var took: () -> Void = {}
+    /// Before the heap is trimmed after a burst: caches to give back first (SQLite's pages).
+    var trimming: () -> Void = {}
 
     init(downstream: Downstream, logger: Logger) {
         self.downstream = downstream
@@ -83,7 +85,7 @@ final class Forwarder {
 
     /// Closes the daemon's copy of `id` now, if it shows one.
     func closeNow(_ id: UInt32) {
-        if let daemonID = table[id]?.daemonID { downstream.close(daemonID: daemonID, bridgeID: id) }
+        if let daemonID = table.daemonID(of: id) { downstream.close(daemonID: daemonID, bridgeID: id) }
     }
 
     /// Sends what may be sent now: in order, within the in-flight bound, only while the daemon is there.
@@ -93,13 +95,13 @@ final class Forwarder {
         while downstream.isConnected, let job = queue.next() {
             switch job.work {
             case .notify(let notification):
-                let replacing = table[job.id]?.daemonID ?? 0
+                let replacing = table.daemonID(of: job.id) ?? 0
                 downstream.notify(notification, replacing: replacing) { [weak self] result in
                     self?.forwarded(job, result: result)
                 }
             case .close:
                 queue.finish(job.id)
-                if let daemonID = table[job.id]?.daemonID {
+                if let daemonID = table.daemonID(of: job.id) {
                     downstream.close(daemonID: daemonID, bridgeID: job.id)
                 } else {
                     // Never shown (or collapsed): close it here.
@@ -114,7 +116,7 @@ final class Forwarder {
         case .success(let daemonID):
             queue.finish(job.id)
             delivered += 1
-            if table[job.id] != nil { table.bind(job.id, daemonID: daemonID) }
+            table.bind(job.id, daemonID: daemonID)
             took()
         case .failure(let error) where error.meansDaemonAbsent:
             queue.retry(job) // sent again when the daemon is back
@@ -133,7 +135,10 @@ final class Forwarder {
               mayForward() else { return }
         sinceTrim = 0
         bytesSinceTrim = 0
-        MainLoop.whenIdle { Heap.trim() }
+        MainLoop.whenIdle { [trimming] in
+            trimming()
+            Heap.trim()
+        }
     }
 }
 

@@ -377,6 +377,13 @@ public final class SQLiteDatabase {
         return try statement.rows(values) { $0.string(0) }
     }
 
+    /// Gives the page cache back to the heap: every page not in use is freed (read again from the
+    /// file, or the system's cache of it, when needed). The cache otherwise keeps up to its size
+    /// (2 MB by default) once a burst of writes filled it, between the burst's freed memory.
+    public func releaseMemory() {
+        if let handle { sqlite3_db_release_memory(handle) }
+    }
+
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     public var changes: Int { handle.map { Int(sqlite3_changes($0)) } ?? 0 }
 

@@ -103,6 +103,9 @@ public final class Store {
             throw SQLiteError(code: 11 /* SQLITE_CORRUPT */, message: "quick_check: \(check.prefix(3).joined(separator: "; "))")
         }
         try migrate(database)
+        // quick_check filled the page cache with the whole file (up to the cache's 2 MB): what
+        // the bridge needs is read again as it goes.
+        database.releaseMemory()
         return database
     }
 
@@ -232,6 +235,9 @@ public final class Store {
     ]
 
     // MARK: Settings
+
+    /// Gives SQLite's page cache back to the heap (after a burst, before the heap is trimmed).
+    public func releaseMemory() { database.releaseMemory() }
 
     public func setting(_ key: String) throws -> String? {
         try database.statement("SELECT value FROM setting WHERE key = ?").firstRow([key]) { $0.string(0) }

@@ -61,6 +61,30 @@ final class ForwardQueueTests: XCTestCase {
         XCTAssertEqual(sent, Array(1...10_000))
         XCTAssertEqual(queue.queued, 0)
     }
+
+    func testAfterDrainingABurstTheQueueWorksAsNew() {
+        var queue = ForwardQueue<UInt32>(maxInFlight: 2, weigh: { Int($0) })
+        for id in UInt32(1)...500 { queue.enqueue(id, 1) }
+        XCTAssertEqual(queue.withdraw(3), 1)
+        var sent: [UInt32] = []
+        while let job = queue.next() {
+            sent.append(job.id)
+            queue.finish(job.id)
+        }
+        XCTAssertEqual(sent.count, 499)
+        XCTAssertEqual(queue.queuedWeight, 0)
+        queue.enqueue(7, 5)
+        queue.enqueue(8, 6)
+        queue.enqueue(7, 9) // merged while waiting
+        XCTAssertEqual(queue.queued, 2)
+        XCTAssertEqual(queue.queuedWeight, 15)
+        let first = queue.next()!
+        XCTAssertEqual([first.id, first.work], [7, 9])
+        queue.retry(first)
+        XCTAssertEqual(queue.next()?.id, 7, "put back at the front")
+        XCTAssertEqual(queue.next()?.id, 8)
+        XCTAssertNil(queue.next())
+    }
 }
 
 final class ForwardQueueBoundTests: XCTestCase {

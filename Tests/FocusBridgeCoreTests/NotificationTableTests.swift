@@ -1,4 +1,4 @@
-import FocusBridgeCore
+@testable import FocusBridgeCore
 import XCTest
 
 final class NotificationTableTests: XCTestCase {
@@ -80,6 +80,60 @@ final class NotificationTableTests: XCTestCase {
         XCTAssertEqual(table.collapsed(into: 50).map(\.id), [10])
     }
 
+    func testEntriesShareTheirConnectionsAndAppKeysAndForgetThemWithTheLastOne() {
+        var table = NotificationTable()
+        for id in UInt32(1)...1000 { table.track(id, appKey: id % 2 == 0 ? "org.example.EvenLongerName" : "odd", holder: alice) }
+        table.track(7, appKey: "odd", holders: [bob, aliceScript], actionKeys: ["1": "default"])
+        XCTAssertEqual(table.sharedValues.callers, 3, "one copy of each connection, whatever the number of IDs")
+        XCTAssertEqual(table.sharedValues.appKeys, 2)
+        XCTAssertEqual(table[7]?.holders, [alice, bob, aliceScript])
+        XCTAssertEqual(table[7]?.clientKey(for: "1"), "default")
+        XCTAssertEqual(table[8]?.appKey, "org.example.EvenLongerName")
+        XCTAssertEqual(table[8]?.actionKeys, [:])
+        table.track(7, appKey: "renamed", holder: bob) // bob again: moves to the end
+        XCTAssertEqual(table[7]?.connections, [":1.5", ":1.9", ":1.6"])
+        XCTAssertEqual(table[7]?.appKey, "renamed")
+        XCTAssertEqual(table[7]?.actionKeys, [:], "the newest version's action keys")
+        table.bind(7, daemonID: 70)
+        XCTAssertEqual(table.daemonID(of: 7), 70)
+        XCTAssertNil(table.daemonID(of: 8))
+        XCTAssertEqual(table.remove(7)?.holders, [alice, aliceScript, bob])
+        XCTAssertEqual(table.sharedValues.callers, 1)
+        XCTAssertEqual(table.sharedValues.appKeys, 2)
+        XCTAssertNil(table.id(forDaemonID: 70))
+        for id in UInt32(1)...1000 { table.remove(id) }
+        XCTAssertEqual(table.count, 0)
+        XCTAssertEqual(table.sharedValues.callers, 0, "nothing refers to a connection any more")
+        XCTAssertEqual(table.sharedValues.appKeys, 0)
+        table.track(1, appKey: "again", holder: bob)
+        XCTAssertEqual(table[1]?.holders, [bob], "usable again after it was emptied")
+    }
+
+    func testAnInternTableCountsEachValueAndReusesItsHandles() {
+        var table = InternTable<String>()
+        let a = table.retain("a")
+        XCTAssertEqual(table.retain("a"), a)
+        let b = table.retain("b")
+        XCTAssertNotEqual(a, b)
+        table.retain(handle: b)
+        XCTAssertEqual(table.count, 2)
+        table.release(a)
+        XCTAssertEqual(table[a], "a", "still counted once")
+        table.release(a)
+        XCTAssertEqual(table.count, 1)
+        let c = table.retain("c")
+        XCTAssertEqual(c, a, "a forgotten value's handle is given again")
+        XCTAssertEqual(table[c], "c")
+        XCTAssertEqual(table[b], "b")
+        table.release(b)
+        XCTAssertEqual(table[b], "b")
+        table.release(b)
+        table.release(c)
+        XCTAssertEqual(table.count, 0)
+        let d = table.retain("d")
+        XCTAssertEqual(table[d], "d", "usable again after it was emptied")
+    }
+
     func testCallersSurviveTheStoreAndDamageIsNotTrusted() {
         let callers = [alice, flatpak, Caller(connection: ":1.3")]
         XCTAssertEqual(Caller.callers(stored: Caller.stored(callers)), callers)
@@ -93,5 +147,28 @@ final class NotificationTableTests: XCTestCase {
                                    executablePath: "/snap/firefox/123/usr/lib/firefox/firefox")
         XCTAssertEqual(snap.sandbox, "snap:firefox")
         XCTAssertNil(ProcessIdentity(processID: 1, executable: "notify-send").sandbox)
+    }
+}
+
+final class NotificationTableSlotTests: XCTestCase {
+    func testASlotKeepsEveryFieldIncludingTheExtremesAndIsSixteenBytes() {
+        XCTAssertEqual(MemoryLayout<NotificationTable.Slot>.stride, 16)
+        for daemonID in [nil, 0, 1, UInt32.max] as [UInt32?] {
+            for group in [nil, 0, 7, UInt32.max] as [UInt32?] {
+                for holder in [nil, 0, 5] as [UInt32?] {
+                    var slot = NotificationTable.Slot(appKey: (1 << 30) - 1, holder: holder, daemonID: daemonID, collapsedInto: group)
+                    XCTAssertEqual(slot.appKey, (1 << 30) - 1)
+                    XCTAssertEqual(slot.holder, holder)
+                    XCTAssertEqual(slot.daemonID, daemonID)
+                    XCTAssertEqual(slot.collapsedInto, group)
+                    slot.daemonID = 0
+                    XCTAssertEqual(slot.daemonID, 0)
+                    slot.daemonID = nil
+                    XCTAssertNil(slot.daemonID)
+                    XCTAssertEqual(slot.collapsedInto, group)
+                    XCTAssertEqual(slot.appKey, (1 << 30) - 1)
+                }
+            }
+        }
     }
 }
