@@ -12,6 +12,7 @@ list costs memory, never correctness: run this again after large changes.
     scripts/bench-references.sh .build-bench/refs      # the reference client and null daemon
     make release                                        # or the bench's release build
     python3 scripts/link_order.py --bridge .build/release/focus-bridge
+    rm .build/release/focus-bridge && make release      # SwiftPM relinks only what it misses
 
 It runs the binary under valgrind callgrind (the debug sections stripped: valgrind 3.19 cannot
 read DWARF 5) on two private buses: start, 2 s idle, 400 sequential Ping/Notify, 8 × 200
