@@ -33,7 +33,7 @@ let package = Package(
         // SQLite from libsqlite3-dev, seen by FocusBridgeStore only (SQLite.swift, a small typed wrapper).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // libxcb from libxcb1-dev: the window in front on X11 (EWMH properties), seen by X11Windows only.
-        .systemLibrary(name: "CXCB", pkgConfig: "xcb", providers: [.apt(["libxcb1-dev"])]),
+        .systemLibrary(name: "CXCB", providers: [.apt(["libxcb1-dev"])]),
         // The pure core: model and decisions, no GLib, no I/O.
         .target(name: "FocusBridgeCore", swiftSettings: crossModule),
         // A TOML 1.0 reader in Swift: typed values, every key and value with its line and column.

@@ -5,11 +5,13 @@ import FocusBridgeDBus
 /// The window in front on X11, from the window manager's EWMH properties: `_NET_ACTIVE_WINDOW`
 /// on the root window, and on that window `WM_CLASS`, `_GTK_APPLICATION_ID`, `_NET_WM_PID` and
 /// `_NET_WM_STATE` (fullscreen). Property-change events on both, read from libxcb's socket on
-/// the main loop; the only file that calls libxcb.
+/// the main loop; the only file that calls libxcb, which it opens at `start` (`focus_xcb_load`:
+/// a session without X11 never loads it).
 final class X11Windows {
     private let display: String
     private let update: (WindowState) -> Void
     private let lost: (String) -> Void
+    private var xcb: focus_xcb?
     private var connection: OpaquePointer?
     private var root: xcb_window_t = 0
     private var active: xcb_window_t = 0
@@ -26,25 +28,27 @@ final class X11Windows {
 
     /// Connects, watches the root window and reads the state once; the reason when it cannot.
     func start() -> String? {
+        guard let xcb = focus_xcb_load()?.pointee else { return "cannot open libxcb.so.1 (libxcb1)" }
+        self.xcb = xcb
         var screenNumber: Int32 = 0
-        guard let connection = xcb_connect(display, &screenNumber), xcb_connection_has_error(connection) == 0 else {
+        guard let connection = xcb.connect(display, &screenNumber), xcb.connection_has_error(connection) == 0 else {
             return "cannot connect to the X display \(display)"
         }
         self.connection = connection
-        var screens = xcb_setup_roots_iterator(xcb_get_setup(connection))
-        for _ in 0..<max(screenNumber, 0) where screens.rem > 0 { xcb_screen_next(&screens) }
+        var screens = xcb.setup_roots_iterator(xcb.get_setup(connection))
+        for _ in 0..<max(screenNumber, 0) where screens.rem > 0 { xcb.screen_next(&screens) }
         guard let screen = screens.data else { return "the X display \(display) has no screen" }
         root = screen.pointee.root
         for name in ["_NET_ACTIVE_WINDOW", "_NET_WM_STATE", "_NET_WM_STATE_FULLSCREEN", "_GTK_APPLICATION_ID", "_NET_WM_PID",
                      "UTF8_STRING"] {
-            let cookie = xcb_intern_atom(connection, 0, UInt16(name.utf8.count), name)
-            if let reply = xcb_intern_atom_reply(connection, cookie, nil) {
+            let cookie = xcb.intern_atom(connection, 0, UInt16(name.utf8.count), name)
+            if let reply = xcb.intern_atom_reply(connection, cookie, nil) {
                 atoms[name] = reply.pointee.atom
                 free(reply)
             }
         }
         listen(to: root)
-        watch = MainLoop.whenReadable(xcb_get_file_descriptor(connection)) { [weak self] in
+        watch = MainLoop.whenReadable(xcb.get_file_descriptor(connection)) { [weak self] in
             guard let self else { return false }
             return self.readEvents()
         }
@@ -53,15 +57,16 @@ final class X11Windows {
     }
 
     private func listen(to window: xcb_window_t) {
+        guard let xcb, let connection else { return }
         var mask = XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue
-        xcb_change_window_attributes(connection, window, XCB_CW_EVENT_MASK.rawValue, &mask)
-        xcb_flush(connection)
+        _ = xcb.change_window_attributes(connection, window, XCB_CW_EVENT_MASK.rawValue, &mask)
+        _ = xcb.flush(connection)
     }
 
     private func readEvents() -> Bool {
-        guard let connection else { return false }
+        guard let xcb, let connection else { return false }
         var changed = false
-        while let event = xcb_poll_for_event(connection) {
+        while let event = xcb.poll_for_event(connection) {
             if event.pointee.response_type & 0x7f == XCB_PROPERTY_NOTIFY {
                 let notify = UnsafeMutableRawPointer(event).assumingMemoryBound(to: xcb_property_notify_event_t.self).pointee
                 if notify.window == root && notify.atom == atoms["_NET_ACTIVE_WINDOW"] { changed = true }
@@ -69,7 +74,7 @@ final class X11Windows {
             }
             free(event)
         }
-        if xcb_connection_has_error(connection) != 0 {
+        if xcb.connection_has_error(connection) != 0 {
             watch = .none
             shut()
             lost("the X display \(display) closed the connection")
@@ -111,19 +116,19 @@ final class X11Windows {
 
     /// A property's bytes (at most 64 KiB), or nil when the window has none of that type.
     private func property(_ window: xcb_window_t, _ name: String?, atom: xcb_atom_t? = nil, type: xcb_atom_t) -> [UInt8]? {
-        guard let connection, let atom = atom ?? name.flatMap({ atoms[$0] }) else { return nil }
-        let cookie = xcb_get_property(connection, 0, window, atom, type, 0, 16_384)
-        guard let reply = xcb_get_property_reply(connection, cookie, nil) else { return nil }
+        guard let xcb, let connection, let atom = atom ?? name.flatMap({ atoms[$0] }) else { return nil }
+        let cookie = xcb.get_property(connection, 0, window, atom, type, 0, 16_384)
+        guard let reply = xcb.get_property_reply(connection, cookie, nil) else { return nil }
         defer { free(reply) }
-        let length = Int(xcb_get_property_value_length(reply))
-        guard reply.pointee.type != 0, length > 0, let value = xcb_get_property_value(reply) else { return nil }
+        let length = Int(xcb.get_property_value_length(reply))
+        guard reply.pointee.type != 0, length > 0, let value = xcb.get_property_value(reply) else { return nil }
         return Array(UnsafeRawBufferPointer(start: value, count: length))
     }
 
     private func shut() {
         MainLoop.cancel(watch)
         watch = .none
-        if let connection { xcb_disconnect(connection) }
+        if let connection, let xcb { xcb.disconnect(connection) }
         connection = nil
     }
 }

@@ -70,3 +70,15 @@ def test_the_check_sees_gio_where_it_is():
     if gdbus is None:
         pytest.skip("gdbus is not installed")
     assert [name for name in needed(gdbus) if name.startswith(GIO_LIBRARIES)], "the check is blind to GIO"
+
+
+# libxcb (issue 16): opened only when the window in front is read from an X11 display, with the
+# four libraries it brings (libXau, libXdmcp, libbsd, libmd, ~0.3 MiB resident); a Wayland or
+# GNOME session never maps them. test_windows.py shows the X11 path still works.
+XCB_LIBRARIES = ("libxcb.so", "libXau.so", "libXdmcp.so")
+
+
+def test_focus_bridge_opens_libxcb_only_for_x11():
+    require_binary(BRIDGE_BIN, "focus-bridge")
+    found = [name for name in loaded(BRIDGE_BIN) if name.startswith(XCB_LIBRARIES)]
+    assert found == [], "focus-bridge loads %s at every start" % found
