@@ -229,7 +229,7 @@ def annotate(path, inclusive):
 
 GROUPS = [  # (group, regex over the function's name, regex over its object file); first match wins
     ("GVariant (GLib)", r"g_variant", None),
-    ("GDBus, GLib main loop, worker hand-offs (GIO/GLib/GObject)", None, r"libgio|libglib|libgobject|libgmodule"),
+    ("GLib main loop (and GDBus, GIO, GObject where a binary still loads them)", None, r"libgio|libglib|libgobject|libgmodule"),
     ("sd-bus (libsystemd)", None, r"libsystemd"),
     ("SQLite (C library)", r"sqlite3", r"libsqlite"),
     ("GRDB (SQLite wrapper)", r"^\$s4GRDB", None),
@@ -515,7 +515,7 @@ def report(args, names, table, results, callgrind, profiles):
         print(f"\nTop inclusive functions per Notify round trip (main loop and closure wrappers left out):\n\n```")
         for value, name in profiles["top_inclusive"]:
             print(f"{value:>10,}  {name[:150]}")
-        print("```\n\nFocusBridge's steps and GDBus's message work, inclusive, per Notify round trip:\n\n```")
+        print("```\n\nFocusBridge's own steps, inclusive, per Notify round trip:\n\n```")
         for value, name in profiles["named"]:
             print(f"{value:>10,}  {name[:150]}")
         print("```")
