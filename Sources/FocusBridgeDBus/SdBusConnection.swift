@@ -39,7 +39,7 @@ public final class SdBusConnection {
         if result >= 0 { result = sd_bus_start(bus) }
         // sd_bus_start only connects: Hello's answer (the unique name) is waited for here, once.
         var unique: UnsafePointer<CChar>?
-        if result >= 0 { result = sd_bus_get_unique_name(bus, &unique) }
+        if result >= 0 { result = withSignalsHeld { sd_bus_get_unique_name(bus, &unique) } }
         if result < 0 {
             sd_bus_unref(bus)
             throw DBusError(name: DBusError.disconnected,
@@ -137,7 +137,7 @@ public final class SdBusConnection {
         defer { sd_bus_error_free(&error) }
         var reply: OpaquePointer?
         let usec: UInt64 = timeoutMilliseconds < 0 ? 0 : UInt64(timeoutMilliseconds) * 1000
-        let result = sd_bus_call(bus, message.pointer, usec, &error, &reply)
+        let result = withSignalsHeld { sd_bus_call(bus, message.pointer, usec, &error, &reply) }
         if result < 0 {
             if let name = error.name {
                 throw DBusError(name: String(cString: name), message: error.message.map { String(cString: $0) } ?? "",
@@ -288,4 +288,18 @@ extension BusMessage {
 func withOptionalCString<Result>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> Result) -> Result {
     guard let text else { return body(nil) }
     return text.withCString(body)
+}
+
+/// Runs `body`, a wait for the bus (Hello's answer, a synchronous call at start-up or shut-down),
+/// with every signal held until it returns. sd-bus waits in `ppoll`, which a signal interrupts
+/// whatever its handler's flags: a SIGTERM during start-up made RequestName fail with "Interrupted
+/// system call" and the bridge exit 1 instead of stopping cleanly (test_state.py in CI). Held,
+/// the signal reaches GLib's handler as soon as the wait is over (at most the call's timeout).
+func withSignalsHeld(_ body: () -> Int32) -> Int32 {
+    var all = sigset_t()
+    var previous = sigset_t()
+    sigfillset(&all)
+    pthread_sigmask(SIG_BLOCK, &all, &previous)
+    defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+    return body()
 }
