@@ -17,7 +17,9 @@ final class SignalsHeldTests: XCTestCase {
 
         var seenDuring: Int32 = -1
         let result = withSignalsHeld {
-            kill(getpid(), SIGUSR1)
+            // to this thread: sent to the process, the signal would go to another of the test
+            // runner's threads, which do not hold it
+            pthread_kill(pthread_self(), SIGUSR1)
             let waited = poll(nil, 0, 20) // as sd-bus's ppoll: a delivered signal would make it -1, EINTR
             seenDuring = usr1Seen
             return waited
