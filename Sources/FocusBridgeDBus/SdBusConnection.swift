@@ -290,16 +290,26 @@ func withOptionalCString<Result>(_ text: String?, _ body: (UnsafePointer<CChar>?
     return text.withCString(body)
 }
 
-/// Runs `body`, a wait for the bus (Hello's answer, a synchronous call at start-up or shut-down),
-/// with every signal held until it returns. sd-bus waits in `ppoll`, which a signal interrupts
-/// whatever its handler's flags: a SIGTERM during start-up made RequestName fail with "Interrupted
-/// system call" and the bridge exit 1 instead of stopping cleanly (test_state.py in CI). Held,
-/// the signal reaches GLib's handler as soon as the wait is over (at most the call's timeout).
+/// Runs `body`, a wait for the bus (Hello's answer, a synchronous call at start-up or shut-down,
+/// focusctl's calls), with every signal that has a handler held until it returns. sd-bus waits in
+/// `ppoll`, which a handled signal interrupts whatever the handler's flags: a SIGTERM during
+/// start-up made RequestName fail with "Interrupted system call" and the bridge exit 1 instead of
+/// stopping cleanly (test_state.py in CI). Held, the signal reaches its handler (GLib's) as soon as
+/// the wait is over. A signal left to its default action is not held: it never interrupts a wait,
+/// and Ctrl-C still ends focusctl at once.
 func withSignalsHeld(_ body: () -> Int32) -> Int32 {
-    var all = sigset_t()
+    var handled = sigset_t()
     var previous = sigset_t()
-    sigfillset(&all)
-    pthread_sigmask(SIG_BLOCK, &all, &previous)
+    sigemptyset(&handled)
+    for signal in Int32(1)..<32 { // the standard signals (GLib handles no real-time one)
+        var action = sigaction()
+        if sigaction(signal, nil, &action) == 0, action.__sigaction_handler.sa_handler.map({ handler in
+            unsafeBitCast(handler, to: Int.self) > 1 // neither SIG_DFL (0) nor SIG_IGN (1)
+        }) ?? false {
+            sigaddset(&handled, signal)
+        }
+    }
+    pthread_sigmask(SIG_BLOCK, &handled, &previous)
     defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
     return body()
 }

@@ -297,3 +297,45 @@ def test_not_running_names_the_installed_way_to_start(bus, tmp_path):
     assert one_line(r) == ("focusctl: focus-bridge is not running on this session bus "
                            "(start it with 'systemctl --user start focus-bridge').")
     assert "make run" not in r.stderr
+
+
+def test_a_signal_ends_focusctl_while_the_bridge_does_not_answer(bus, tmp_path):
+    """The control name is owned by a process that never answers (stopped): focusctl waits for
+    its reply (10 s), and SIGTERM ends it at once, as before the sd-bus layer held signals
+    during its waits (only signals with a handler are held; SIGTERM here has none)."""
+    import os
+    import signal
+    import sys
+    import time
+    from gi.repository import Gio, GLib
+    owner_code = ("import time\nfrom gi.repository import Gio, GLib\n"
+                  "c = Gio.DBusConnection.new_for_address_sync(%r, Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT"
+                  " | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)\n"
+                  "c.call_sync('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'RequestName',"
+                  " GLib.Variant('(su)', ('org.focusbridge.FocusBridge', 4)), None, 0, -1, None)\n"
+                  "print('owned', flush=True)\ntime.sleep(60)\n") % bus.address
+    owner = subprocess.Popen([sys.executable, "-c", owner_code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert owner.stdout.readline().strip() == "owned"
+        os.kill(owner.pid, signal.SIGSTOP)
+        watcher = Gio.DBusConnection.new_for_address_sync(
+            bus.address, Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION,
+            None, None)
+        env = session_env(bus.address)
+        client = subprocess.Popen([FOCUSCTL_BIN, "status"], env=env, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL)
+
+        def waiting_for_the_reply():  # its connection is on the bus: the call is out
+            names = watcher.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                      "ListNames", None, None, 0, -1, None)[0]
+            return len([n for n in names if n.startswith(":")]) >= 3  # the owner, the watcher, focusctl
+        wait_until(waiting_for_the_reply, 5, message="focusctl did not connect")
+        time.sleep(0.3)  # no signal marks "now in its wait"; the reply would take 10 s
+        sent = time.monotonic()
+        client.send_signal(signal.SIGTERM)
+        rc = client.wait(15)
+        assert rc == -signal.SIGTERM and time.monotonic() - sent < 3, \
+            "focusctl ended %.1f s after SIGTERM (rc %r)" % (time.monotonic() - sent, rc)
+    finally:
+        os.kill(owner.pid, signal.SIGKILL)
+        owner.wait()
