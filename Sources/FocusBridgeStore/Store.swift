@@ -84,6 +84,11 @@ public final class Store {
         // Only the daemon opens the file (focusctl asks over D-Bus), so it keeps the lock:
         // no file locking on every transaction, and a second daemon cannot open the store.
         try database.execute("PRAGMA locking_mode = EXCLUSIVE")
+        // A new file gets 1 KiB pages (a file made earlier keeps its own: WAL mode fixes it). Every
+        // commit writes each page it changed whole to the -wal file with a checksum, and a commit is
+        // one main-loop pass, often one ~450-byte history row: the checksums of 4 KiB pages cost
+        // ~11k instructions per Notify, of 1 KiB pages ~4k (docs/BENCHMARKS.md).
+        try database.execute("PRAGMA page_size = 1024")
         guard try database.strings("PRAGMA journal_mode = WAL") == ["wal"] else {
             throw SQLiteError(code: 1, message: "could not activate WAL Mode at path: \(path)")
         }
