@@ -3,7 +3,8 @@ import FocusBridgeDBus
 import FocusBridgeStore
 
 /// Group commit: what one main-loop pass records — history rows, held notifications, closings —
-/// is written in one transaction, and the callers hear their IDs only after it, so nothing
+/// is written in one transaction (at the end of the bus dispatch that read the calls, or when the
+/// loop is idle for work from elsewhere: `DispatchEnd`), and the callers hear their IDs only after it, so nothing
 /// acknowledged can be lost to a crash (docs/RELIABILITY.md, "Crashes").
 final class GroupCommit {
     /// An ID whose life ended as it was handed out: its holders are told once they have the ID.
@@ -57,8 +58,8 @@ final class GroupCommit {
     /// were answered.
     var committed: (_ ends: [End], _ answered: Int) -> Void = { _, _ in }
 
-    /// The idle callback, made once (not a closure per batch).
-    private lazy var writeWhenIdle: () -> Void = { [weak self] in self?.write() }
+    /// The write, as the callback scheduled for it: made once (not a closure per batch).
+    private lazy var writeLater: () -> Void = { [weak self] in self?.write() }
 
     init(store: Store, failures: FailureLog) {
         self.store = store
@@ -119,7 +120,7 @@ final class GroupCommit {
         if pending.answers.count >= Self.maxBatch { return write() }
         guard !isPending else { return }
         isPending = true
-        MainLoop.whenIdle(writeWhenIdle)
+        DispatchEnd.schedule(writeLater)
     }
 
     private func write() {

@@ -219,6 +219,65 @@ final class SdBusTests: XCTestCase {
         XCTAssertEqual(lost, ["org.example.Owned"])
     }
 
+    /// `DispatchEnd`: work a call leaves for the end of the dispatch runs before the loop turns
+    /// again (before idle work scheduled earlier); outside a dispatch it waits for an idle loop.
+    func testWorkLeftForTheEndOfTheDispatchRunsBeforeTheLoopTurnsAgain() throws {
+        let server = try SdBusConnection.connect(address: bus.address)
+        let client = try SdBusConnection.connect(address: bus.address)
+        var order: [String] = []
+        try server.serve(path: Self.path) { message in
+            let call = IncomingCall(message)
+            MainLoop.whenIdle { order.append("idle") }
+            DispatchEnd.schedule { order.append("end of dispatch"); call.reply { _ throws(DBusError) in } }
+            order.append("handled")
+            return true
+        }
+        var answered = false
+        client.call(try client.methodCall(server.uniqueName, Self.path, "org.example.Test", "Go")) { _ in answered = true }
+        run(until: { answered && order.count == 3 })
+        XCTAssertEqual(order, ["handled", "end of dispatch", "idle"])
+
+        order = []
+        MainLoop.whenIdle { order.append("idle") }
+        DispatchEnd.schedule { order.append("scheduled outside a dispatch") }
+        run(until: { order.count == 2 })
+        XCTAssertEqual(order, ["idle", "scheduled outside a dispatch"])
+    }
+
+    /// A nested main loop run by a call's handler does not enter the same connection again (sd-bus
+    /// refuses to process recursively, which would read as a broken connection): the next call
+    /// waits until the handler returns, and the connection stays open.
+    func testANestedLoopInAHandlerLeavesItsOwnConnectionAlone() throws {
+        let server = try SdBusConnection.connect(address: bus.address)
+        let client = try SdBusConnection.connect(address: bus.address)
+        let other = try SdBusConnection.connect(address: bus.address)
+        var closed = false
+        server.onClose { closed = true }
+        var handled: [String] = []
+        try server.serve(path: Self.path) { message in
+            let member = message.member ?? ""
+            let call = IncomingCall(message)
+            handled.append(member)
+            if member == "First" {
+                // Both calls are read by now; wait in a nested loop for an unrelated reply.
+                var pinged = false
+                let ping = try? other.methodCall("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.Peer", "Ping")
+                other.call(ping!) { _ in pinged = true }
+                while !pinged { MainLoop.iterate(blocking: true) }
+                handled.append("nested loop done")
+            }
+            call.reply { _ throws(DBusError) in }
+            return true
+        }
+        var replies = 0
+        client.call(try client.methodCall(server.uniqueName, Self.path, "org.example.Test", "First")) { if case .success = $0 { replies += 1 } }
+        client.call(try client.methodCall(server.uniqueName, Self.path, "org.example.Test", "Second")) { if case .success = $0 { replies += 1 } }
+        run(until: { replies == 2 || closed })
+        XCTAssertFalse(closed)
+        XCTAssertEqual(replies, 2)
+        XCTAssertEqual(handled, ["First", "nested loop done", "Second"])
+    }
+
     func testAClosedConnectionFailsItsCallsAndSaysSo() throws {
         let client = try SdBusConnection.connect(address: bus.address)
         let server = try SdBusConnection.connect(address: bus.address)
