@@ -276,37 +276,52 @@ def test_previews_always_is_the_default(policy_bridge, client):
 WHEN_UNLOCKED = '[general]\npreviews = "when-unlocked"\n'
 
 
-def test_when_unlocked_follows_the_screensaver(policy_bridge, screensaver_factory, client):
+def bridge_sees_locked(focusctl, locked):
+    """Waits until the bridge has taken in the screensaver's state. The screensaver's answer and
+    signals reach the bridge on another connection than the apps' Notify calls, so a Notify sent
+    right after the signal may be read first; explain asks on the connection the signal came on,
+    after it."""
+    wait_until(lambda: fc_json(focusctl, "explain", "--json", "--app", "Messenger")["preview-hidden"] is locked, 10,
+               message=f"the bridge did not see the screen {'locked' if locked else 'unlocked'}")
+
+
+def test_when_unlocked_follows_the_screensaver(policy_bridge, screensaver_factory, client, focusctl):
     ss = screensaver_factory(locked=True)
     _b, fake = policy_bridge(WHEN_UNLOCKED)
     ss.wait_asked()  # the bridge asked GetActive at start: locked
+    bridge_sees_locked(focusctl, True)
     client.notify(app="Messenger", **secret("while locked at start"))
     assert_hidden(fake.wait_call("Notify", count=1), "Messenger")
 
     ss.set_locked(False)
+    bridge_sees_locked(focusctl, False)
     client.notify(app="Messenger", **secret("after unlocking"))
     assert_shown(fake.wait_notify("after unlocking"), "after unlocking")
 
     ss.set_locked(True)
+    bridge_sees_locked(focusctl, True)
     client.notify(app="Messenger", **secret("after locking again", placeholder="1 new message"))
     assert_hidden(fake.wait_call("Notify", count=3), "Messenger", body="1 new message")
 
 
-def test_when_unlocked_shown_while_unlocked_at_start(policy_bridge, screensaver_factory, client):
+def test_when_unlocked_shown_while_unlocked_at_start(policy_bridge, screensaver_factory, client, focusctl):
     ss = screensaver_factory(locked=False)
     _b, fake = policy_bridge(WHEN_UNLOCKED)
     ss.wait_asked()
+    bridge_sees_locked(focusctl, False)
     client.notify(app="Messenger", **secret("unlocked at start"))
     assert_shown(fake.wait_notify("unlocked at start"), "unlocked at start")
     ss.set_locked(True)
+    bridge_sees_locked(focusctl, True)
     client.notify(app="Messenger", **secret("locked later"))
     assert_hidden(fake.wait_call("Notify", count=2), "Messenger")
 
 
-def test_when_unlocked_per_app_only(policy_bridge, screensaver_factory, client):
+def test_when_unlocked_per_app_only(policy_bridge, screensaver_factory, client, focusctl):
     ss = screensaver_factory(locked=True)
     _b, fake = policy_bridge('[apps."Messenger"]\npreviews = "when-unlocked"\n')
     ss.wait_asked()
+    bridge_sees_locked(focusctl, True)
     client.notify(app="Messenger", **secret("messenger while locked"))
     client.notify(app="Weather", **secret("weather while locked"))
     assert_hidden(fake.wait_call("Notify", app_name="Messenger"), "Messenger")
