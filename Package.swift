@@ -84,7 +84,8 @@ let package = Package(
             "FocusBridgeServer", "FocusBridgeConfig", "FocusBridgeCore", "FocusBridgeStore", "FocusBridgeDBus",
             "FocusBridgeTestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
-        // What more than one test target uses: exit tests (a test part run in a child process).
-        .target(name: "FocusBridgeTestSupport", path: "Tests/FocusBridgeTestSupport"),
+        // What more than one test target uses: exit tests (a test part run in a child process), a
+        // private bus, bounded waits on the main loop.
+        .target(name: "FocusBridgeTestSupport", dependencies: ["FocusBridgeDBus"], path: "Tests/FocusBridgeTestSupport"),
     ]
 )

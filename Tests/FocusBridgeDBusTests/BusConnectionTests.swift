@@ -31,14 +31,6 @@ final class BusConnectionTests: XCTestCase {
     override func setUpWithError() throws { bus = try TestBus() }
     override func tearDown() { bus = nil }
 
-    private func run(until done: () -> Bool, seconds: UInt32 = 10, file: StaticString = #filePath, line: UInt = #line) {
-        var expired = false
-        let timer = MainLoop.after(milliseconds: seconds * 1000) { expired = true }
-        while !done() && !expired { MainLoop.iterate(blocking: true) }
-        MainLoop.cancel(timer)
-        if expired { XCTFail("timed out", file: file, line: line) }
-    }
-
     /// A served object and a client; the object's handler records what reached it.
     private func served() throws -> (server: BusConnection, client: BusConnection, calls: () -> [String]) {
         let server = try BusConnection.connect(address: bus.address)
@@ -65,7 +57,7 @@ final class BusConnectionTests: XCTestCase {
                       _ arguments: Variant? = nil, replyType: String? = nil) -> Result<Variant, DBusError> {
         var result: Result<Variant, DBusError>?
         client.call(server.uniqueName, Self.path, interface, method, arguments, replyType: replyType) { result = $0 }
-        run(until: { result != nil })
+        waitOnMainLoop(until: { result != nil })
         return result!
     }
 
@@ -102,7 +94,7 @@ final class BusConnectionTests: XCTestCase {
         // A path above the object lists it as a child node (sd-bus answers there).
         var above: Result<Variant, DBusError>?
         client.call(server.uniqueName, "/org/example", "org.freedesktop.DBus.Introspectable", "Introspect") { above = $0 }
-        run(until: { above != nil })
+        waitOnMainLoop(until: { above != nil })
         XCTAssertTrue((try above!.get().child(0).string ?? "").contains("<node name=\"Thing\""))
     }
 
@@ -144,7 +136,7 @@ final class BusConnectionTests: XCTestCase {
         // The match rule is installed asynchronously: a round trip to the bus after it.
         XCTAssertEqual(receiver.nameOwner(sender.uniqueName), sender.uniqueName)
         sender.emitSignal(destination: nil, path: Self.path, interface: "org.example.Thing", name: "Changed", .tuple([.string("one")]))
-        run(until: { !heard.isEmpty })
+        waitOnMainLoop(until: { !heard.isEmpty })
         XCTAssertEqual(heard, ["true \(Self.path) one"])
         receiver.unsubscribe(id)
     }
@@ -152,14 +144,6 @@ final class BusConnectionTests: XCTestCase {
 
 /// Inotify watches from the main loop, as the GIO monitors reported.
 final class FolderWatchTests: XCTestCase {
-    private func run(until done: () -> Bool, seconds: UInt32 = 5) -> Bool {
-        var expired = false
-        let timer = MainLoop.after(milliseconds: seconds * 1000) { expired = true }
-        while !done() && !expired { MainLoop.iterate(blocking: true) }
-        MainLoop.cancel(timer)
-        return done()
-    }
-
     private func folder() -> String {
         var template = Array("/tmp/folderwatch-XXXXXX".utf8CString)
         return String(cString: mkdtemp(&template)!)
@@ -178,11 +162,11 @@ final class FolderWatchTests: XCTestCase {
         XCTAssertNotNil(monitor)
         write(dir + "/other.toml", "x")
         write(dir + "/config.toml", "a")
-        XCTAssertTrue(run(until: { changes > 0 }), "a write was not seen")
+        waitOnMainLoop(until: { changes > 0 }, seconds: 5, "a write was not seen")
         let afterWrite = changes
         write(dir + "/config.toml.tmp", "b")
         rename(dir + "/config.toml.tmp", dir + "/config.toml")
-        XCTAssertTrue(run(until: { changes > afterWrite }), "an atomic rename was not seen")
+        waitOnMainLoop(until: { changes > afterWrite }, seconds: 5, "an atomic rename was not seen")
         XCTAssertNil(FileMonitor(path: dir + "/missing/config.toml") {}, "a missing folder is not watched")
         withExtendedLifetime(monitor) {}
         for name in ["other.toml", "config.toml"] { unlink(dir + "/" + name) }
@@ -196,7 +180,7 @@ final class FolderWatchTests: XCTestCase {
         XCTAssertNotNil(monitor)
         write(dir + "/.device.json.tmp", "{}")
         rename(dir + "/.device.json.tmp", dir + "/device.json")
-        XCTAssertTrue(run(until: { names.contains("device.json") }), "\(names)")
+        waitOnMainLoop(until: { names.contains("device.json") }, seconds: 5, "\(names)")
         XCTAssertFalse(names.contains(".device.json.tmp") && names.last == ".device.json.tmp")
         XCTAssertNil(DirectoryMonitor(path: dir + "/missing") { _ in })
         withExtendedLifetime(monitor) {}
@@ -214,10 +198,7 @@ final class SubprocessTests: XCTestCase {
         XCTAssertNotNil(process.readLine())
         var ending: String?
         process.onExit { ending = $0 }
-        var expired = false
-        let timer = MainLoop.after(milliseconds: 5000) { expired = true }
-        while ending == nil && !expired { MainLoop.iterate(blocking: true) }
-        MainLoop.cancel(timer)
+        waitOnMainLoop(until: { ending != nil }, seconds: 5)
         XCTAssertEqual(ending, "exited with status 0")
         XCTAssertNil(process.processID)
     }

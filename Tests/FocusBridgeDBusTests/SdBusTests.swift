@@ -13,15 +13,6 @@ final class SdBusTests: XCTestCase {
     override func setUpWithError() throws { bus = try TestBus() }
     override func tearDown() { bus = nil }
 
-    /// Runs the main loop until `done`, failing after `seconds`.
-    private func run(until done: () -> Bool, seconds: UInt32 = 10, file: StaticString = #filePath, line: UInt = #line) {
-        var expired = false
-        let timer = MainLoop.after(milliseconds: seconds * 1000) { expired = true }
-        while !done() && !expired { MainLoop.iterate(blocking: true) }
-        MainLoop.cancel(timer)
-        if expired { XCTFail("timed out", file: file, line: line) }
-    }
-
     /// A message of our own, sealed so that it can be read back.
     private func sealed(_ connection: SdBusConnection, _ build: (BusMessage) throws(DBusError) -> Void) throws -> BusMessage {
         let message = try connection.methodCall(":1.0", Self.path, "org.example.Test", "Echo")
@@ -73,7 +64,7 @@ final class SdBusTests: XCTestCase {
         try message.close()
         var reply: Result<BusMessage, DBusError>?
         client.call(message, timeoutMilliseconds: 5000) { reply = $0 }
-        run(until: { reply != nil })
+        waitOnMainLoop(until: { reply != nil })
         let answer = try reply!.get()
         XCTAssertEqual(try answer.readString(), "héllo!")
         XCTAssertEqual(try answer.readUInt32(), 42)
@@ -169,11 +160,11 @@ final class SdBusTests: XCTestCase {
         let watcher = try SdBusConnection.connect(address: bus.address)
         var owners: [String?] = []
         try watcher.watchName("org.example.Owned") { owners.append($0) }
-        run(until: { owners.count == 1 })
+        waitOnMainLoop(until: { owners.count == 1 })
         XCTAssertEqual(owners, [nil])
         XCTAssertEqual(try owner.requestName("org.example.Owned"), .primaryOwner)
         XCTAssertEqual(try watcher.requestName("org.example.Owned"), .exists)
-        run(until: { owners.count == 2 })
+        waitOnMainLoop(until: { owners.count == 2 })
         XCTAssertEqual(owners.last, owner.uniqueName)
 
         var signals: [String] = []
@@ -184,11 +175,11 @@ final class SdBusTests: XCTestCase {
         var pinged = false
         let ping = try watcher.methodCall("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.Peer", "Ping")
         watcher.call(ping) { _ in pinged = true }
-        run(until: { pinged })
+        waitOnMainLoop(until: { pinged })
         let signal = try owner.signal(Self.path, "org.example.Test", "Told", destination: watcher.uniqueName)
         try signal.append("just you")
         try owner.send(signal)
-        run(until: { !signals.isEmpty })
+        waitOnMainLoop(until: { !signals.isEmpty })
         XCTAssertEqual(signals, ["Told just you from true"])
 
         // Unanswered: the call times out locally.
@@ -197,7 +188,7 @@ final class SdBusTests: XCTestCase {
         var result: Result<BusMessage, DBusError>?
         watcher.call(try watcher.methodCall("org.example.Owned", Self.path, "org.example.Test", "Wait"),
                      timeoutMilliseconds: 200) { result = $0 }
-        run(until: { result != nil })
+        waitOnMainLoop(until: { result != nil })
         guard case .failure(let error)? = result else { return XCTFail("answered: \(String(describing: result))") }
         XCTAssertEqual(error.name, DBusError.noReply)
         XCTAssertFalse(error.isRemote)
@@ -205,9 +196,9 @@ final class SdBusTests: XCTestCase {
         result = nil
         watcher.call(try watcher.methodCall("org.example.Owned", Self.path, "org.example.Test", "Drop"),
                      timeoutMilliseconds: 5000) { result = $0 }
-        run(until: { held.count == 2 })
+        waitOnMainLoop(until: { held.count == 2 })
         held.removeAll()
-        run(until: { result != nil })
+        waitOnMainLoop(until: { result != nil })
         guard case .failure(let dropped)? = result else { return XCTFail("answered") }
         XCTAssertEqual(dropped.name, DBusError.failed)
         XCTAssertTrue(dropped.isRemote)
@@ -215,7 +206,7 @@ final class SdBusTests: XCTestCase {
         var lost: [String] = []
         try owner.onNameLost { lost.append($0) }
         owner.releaseName("org.example.Owned", timeoutMilliseconds: 1000)
-        run(until: { !lost.isEmpty && owners.last == .some(nil) })
+        waitOnMainLoop(until: { !lost.isEmpty && owners.last == .some(nil) })
         XCTAssertEqual(lost, ["org.example.Owned"])
     }
 
@@ -234,13 +225,13 @@ final class SdBusTests: XCTestCase {
         }
         var answered = false
         client.call(try client.methodCall(server.uniqueName, Self.path, "org.example.Test", "Go")) { _ in answered = true }
-        run(until: { answered && order.count == 3 })
+        waitOnMainLoop(until: { answered && order.count == 3 })
         XCTAssertEqual(order, ["handled", "end of dispatch", "idle"])
 
         order = []
         MainLoop.whenIdle { order.append("idle") }
         DispatchEnd.schedule { order.append("scheduled outside a dispatch") }
-        run(until: { order.count == 2 })
+        waitOnMainLoop(until: { order.count == 2 })
         XCTAssertEqual(order, ["idle", "scheduled outside a dispatch"])
     }
 
@@ -272,7 +263,7 @@ final class SdBusTests: XCTestCase {
         var replies = 0
         client.call(try client.methodCall(server.uniqueName, Self.path, "org.example.Test", "First")) { if case .success = $0 { replies += 1 } }
         client.call(try client.methodCall(server.uniqueName, Self.path, "org.example.Test", "Second")) { if case .success = $0 { replies += 1 } }
-        run(until: { replies == 2 || closed })
+        waitOnMainLoop(until: { replies == 2 || closed })
         XCTAssertFalse(closed)
         XCTAssertEqual(replies, 2)
         XCTAssertEqual(handled, ["First", "nested loop done", "Second"])
@@ -288,9 +279,9 @@ final class SdBusTests: XCTestCase {
         client.onClose { closed = true }
         client.call(try client.methodCall(server.uniqueName, Self.path, "org.example.Test", "Wait"),
                     timeoutMilliseconds: Int32.max) { result = $0 }
-        run(until: { held.count == 1 })
+        waitOnMainLoop(until: { held.count == 1 })
         bus = nil // the bus daemon ends
-        run(until: { result != nil && closed })
+        waitOnMainLoop(until: { result != nil && closed })
         guard case .failure(let error)? = result else { return XCTFail("answered") }
         XCTAssertEqual(error.name, DBusError.disconnected)
         XCTAssertTrue(client.isClosed)

@@ -87,10 +87,7 @@ final class WireTests: XCTestCase {
         try call.appendBody(.tuple([.string("App"), .uint32(0), .string("icon"), .string("Sum"), .string("Body"),
                                     .strings(["k", "K"]), hints, .int32(-1)]))
         client.call(call) { _ in }
-        var expired = false
-        let timer = MainLoop.after(milliseconds: 10_000) { expired = true }
-        while daemonID == nil && !expired { MainLoop.iterate(blocking: true) }
-        MainLoop.cancel(timer)
+        waitOnMainLoop(until: { daemonID != nil })
         XCTAssertEqual(daemonID, 77)
         guard let received else { return XCTFail("nothing reached the daemon") }
         XCTAssertEqual(received.typeString, NotificationsInterface.notifySignature)
