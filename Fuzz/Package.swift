@@ -33,5 +33,6 @@ let package = Package(
         .executableTarget(name: "fuzz-notify", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-notify-text", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-config", dependencies: ["FuzzSupport"]),
+        .executableTarget(name: "fuzz-json", dependencies: ["FuzzSupport"]),
     ]
 )

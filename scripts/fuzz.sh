@@ -35,7 +35,7 @@ case "$config" in
     release|debug) ;;
     *) echo "fuzz.sh: FUZZ_CONFIG must be release or debug, not \"$config\"" >&2; exit 2 ;;
 esac
-all_targets=(fuzz-notify fuzz-notify-text fuzz-config)
+all_targets=(fuzz-notify fuzz-notify-text fuzz-config fuzz-json)
 build_only=0
 replay=0
 targets=()
@@ -43,7 +43,7 @@ for arg in "$@"; do
     case "$arg" in
         --build-only) build_only=1 ;;
         --replay) replay=1 ;;
-        fuzz-notify|fuzz-notify-text|fuzz-config) targets+=("$arg") ;;
+        fuzz-notify|fuzz-notify-text|fuzz-config|fuzz-json) targets+=("$arg") ;;
         -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "fuzz.sh: unknown target or option \"$arg\" (targets: ${all_targets[*]})" >&2; exit 2 ;;
     esac
@@ -96,6 +96,7 @@ for target in "${targets[@]}"; do
         notify) options=(-max_len=16384) ;;
         notify-text) options=(-max_len=16384 -dict=Fuzz/dict/notify-text.dict) ;;
         config) options=(-max_len=16384 -dict=Fuzz/dict/config.dict) ;;
+        json) options=(-max_len=16384 -dict=Fuzz/dict/json.dict) ;;
     esac
     log=$state/$name.log
     marker=$state/$name.start
