@@ -177,7 +177,9 @@ public enum SharedFocus {
     /// ignored; what it needs must be there, of the right type and within bounds.
     public static func decode(_ bytes: [UInt8], device: String) -> Result<SharedFocusRecord, Unreadable> {
         guard bytes.count <= maxFileBytes else { return .failure(.tooLarge(bytes.count)) }
-        guard isShallowObject(bytes), let wire = try? JSONText.decode(Wire.self, from: bytes, limits: .init(maxBytes: maxFileBytes, maxDepth: maxDepth)) else {
+        // The parser's limits bound the nesting (a file of 64 KiB of `[` costs no deep recursion);
+        // anything but an object fails to decode as one.
+        guard let wire = try? JSONText.decode(Wire.self, from: bytes, limits: .init(maxBytes: maxFileBytes, maxDepth: maxDepth)) else {
             return .failure(.notJSON)
         }
         guard let named = wire.device else { return .failure(.invalid("it has no \"device\"")) }
@@ -208,37 +210,6 @@ public enum SharedFocus {
         // An older writer without "changed" orders by "since".
         let change = SharedChange(focus: wire.focus, since: since, until: until, changed: changed ?? since)
         return .success(SharedFocusRecord(device: device, sequence: sequence, change: change, version: version))
-    }
-
-    /// A JSON object that nests at most `maxDepth` levels (checked before decoding: a file of
-    /// 64 KiB of `[` must not cost a deep recursion).
-    static func isShallowObject(_ bytes: [UInt8]) -> Bool {
-        var depth = 0
-        var inString = false
-        var escaped = false
-        var first: UInt8?
-        for byte in bytes {
-            if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
-                continue
-            case UInt8(ascii: "\""):
-                inString = true
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                depth += 1
-                if depth > maxDepth { return false }
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                depth -= 1
-                if depth < 0 { return false }
-            default:
-                break
-            }
-            if first == nil { first = byte }
-        }
-        return first == UInt8(ascii: "{") && depth == 0 && !inString
     }
 
     /// The file's JSON. Every field optional: what is missing is judged by `decode`.
