@@ -59,7 +59,10 @@ struct DismissCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        if (id == nil) == !allHeld { throw ValidationError("Give an ID or --all-held, not both.") }
+        if id != nil && allHeld { throw ValidationError("Give an ID or --all-held, not both.") }
+        if id == nil && !allHeld {
+            throw ValidationError("Give the ID of a held notification (a whole number of 1 or more, as focusctl history lists them), or --all-held.")
+        }
     }
 
     func run() throws {

@@ -244,8 +244,12 @@ def test_bad_ids_get_one_sentence(focus_bridge, fake_daemon, client, focusctl):
                             r'of 1 or more\), not ".*"\.', one_line(r)), (args, r.stderr)
     r = fc_fails(focusctl, "digest", "show-all", "9999")
     assert one_line(r) == "digest 9999 is not open (it stands for no held notification now); no digest is open."
-    fc_fails(focusctl, "dismiss", code=64)
-    fc_fails(focusctl, "dismiss", "3", "--all-held", code=64)
+    for args in (["dismiss"], ["dismiss", "-3"]):  # "-3" is taken for an option: no ID given
+        r = fc_fails(focusctl, *args, code=64)
+        assert r.stderr.splitlines()[0] == ("Error: Give the ID of a held notification (a whole number of 1 or more, "
+                                            "as focusctl history lists them), or --all-held."), (args, r.stderr)
+    r = fc_fails(focusctl, "dismiss", "3", "--all-held", code=64)
+    assert r.stderr.splitlines()[0] == "Error: Give an ID or --all-held, not both.", r.stderr
     fc_fails(focusctl, "explain", "3", "--app", "Slack", code=64)
     fc_fails(focusctl, "explain", code=64)
     # the bridge is still there and answers
