@@ -46,7 +46,7 @@ ARGS ?=
 # Release build: self-contained binaries (the Swift runtime linked in), so an
 # installed focus-bridge keeps working when the toolchain changes.
 SCRATCH_PATH ?= .build
-RELEASE_FLAGS ?= -c release --static-swift-stdlib $(LINK_LAYOUT)
+RELEASE_FLAGS ?= -c release --static-swift-stdlib $(LINK_LAYOUT) $(STATIC_CXX)
 # Less resident code (docs/BENCHMARKS.md): every function in its own section, linked by lld
 # (shipped with Swift) with the relative relocations packed (DT_RELR, glibc >= 2.36: 700 KB of
 # relocation records read at every start become 6 KB) and the functions the daemon runs laid
@@ -54,6 +54,18 @@ RELEASE_FLAGS ?= -c release --static-swift-stdlib $(LINK_LAYOUT)
 LINK_LAYOUT ?= -Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld \
 	-Xlinker -z -Xlinker pack-relative-relocs \
 	-Xlinker --symbol-ordering-file=$(CURDIR)/scripts/link-order.txt -Xlinker --no-warn-symbol-ordering
+# Swift's runtime is C++, and with --static-swift-stdlib it still asked for the shared libstdc++:
+# 0.9 MiB of the daemon's idle memory for the few functions it uses (docs/BENCHMARKS.md). The
+# static archive is linked in instead (GCC's runtime library exception allows it). The toolchain's
+# static-stdlib-args.lnk names -lstdc++ before any flag of ours, so a folder on the library path
+# holds a libstdc++.so that is a linker script naming the archive. No archive found: the shared
+# library, as before.
+CXX_ARCHIVE := $(shell clang -print-file-name=libstdc++.a 2>/dev/null)
+STATIC_CXX_DIR := $(abspath $(SCRATCH_PATH))/static-libstdc++
+ifneq ($(filter /%,$(CXX_ARCHIVE)),)
+STATIC_CXX ?= -Xswiftc -L$(STATIC_CXX_DIR)
+STATIC_CXX_SCRIPT := $(STATIC_CXX_DIR)/libstdc++.so
+endif
 BUILT ?=
 STRIP ?= strip
 
@@ -146,8 +158,12 @@ test-sanitize: deps
 run: deps-run build
 	bash scripts/run.sh $(ARGS)
 
-release:
+release: $(STATIC_CXX_SCRIPT)
 	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(SCRATCH_PATH)
+
+$(STATIC_CXX_DIR)/libstdc++.so:
+	mkdir -p $(STATIC_CXX_DIR)
+	echo 'INPUT($(CXX_ARCHIVE))' > $@
 
 BENCH_ARGS ?=
 # Arguments of scripts/bench_references.py (e.g. '--rounds 1 --no-callgrind' for a short run).
@@ -156,7 +172,7 @@ BENCH_REF_ARGS ?=
 BENCH_REFS ?= .build-bench/refs
 # Only the two products it runs: `swift build -c release` of every target also builds the test
 # support target, which needs XCTest.
-bench:
+bench: $(STATIC_CXX_SCRIPT)
 	@bash scripts/install-deps.sh --bench
 	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(SCRATCH_PATH) --product focus-bridge
 	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(SCRATCH_PATH) --product focus-bench
