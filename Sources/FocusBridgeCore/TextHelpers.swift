@@ -10,6 +10,16 @@ extension String {
         let padding = String(repeating: "0", count: Swift.max(0, width - digits.count - (value < 0 ? 1 : 0)))
         return (value < 0 ? "-" : "") + padding + digits
     }
+
+    /// `lowercased()`, without its work and a new string when the text is ASCII without a
+    /// capital letter (app keys, names of daemons: nearly always), which is then itself.
+    func lowercasedCheaply() -> String {
+        var text = self
+        let lower = text.withUTF8 { bytes in
+            bytes.allSatisfy { $0 < 0x80 && !($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) }
+        }
+        return lower ? text : lowercased()
+    }
 }
 
 extension StringProtocol {
