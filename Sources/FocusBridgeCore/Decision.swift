@@ -82,10 +82,11 @@ public enum Policy {
     public static func decide(_ notification: NotificationRequest, app: AppIdentity, context: PolicyContext) -> Decision {
         let settings = context.settings
         let (rule, choices) = context.rule(forApp: app.key)
-        var trace = ["app: \(app.key) (from the \(app.source.rawValue))"
-                     + (settings.hasRule(forApp: app.key) ? "; [apps.\"\(app.key)\"] applies" : "; no [apps] rule")]
         // A decision's trace is about a dozen lines: room for them at once, not grown 1, 2, 4, 8, 16.
+        var trace: [String] = []
         trace.reserveCapacity(16)
+        trace.append(.joining("app: ", app.key, " (from the ", app.source.rawValue, ")",
+                              settings.hasRule(forApp: app.key) ? "; [apps.\"\(app.key)\"] applies" : "; no [apps] rule"))
         trace += choices
         let marketing = Marketing.isMarketing(notification)
         let (shown, communication) = show(notification, app: app, rule: rule, context: context,
@@ -112,8 +113,7 @@ public enum Policy {
                              focusPreviews: PreviewMode?, marketing: Bool, quickActions: [QuickAction],
                              trace: inout [String]) -> (shown: Shown, communication: Communication?) {
         let settings = context.settings
-        var (level, levelTrace) = LevelResolver.resolve(notification, rule: rule)
-        trace += levelTrace
+        var level = LevelResolver.resolve(notification, rule: rule, trace: &trace)
         if marketing && level != .passive {
             level = .passive
             trace.append("level: passive (a marketing notification is never more)")
@@ -156,9 +156,8 @@ public enum Policy {
         }
         let quick = QuickAction.fitting(wanted, level: level, buttons: buttons, limit: limit, trace: &trace)
         guard !quick.isEmpty else { return }
-        let pairs = quick.map { ActionPair(key: $0.key, label: $0.label) }
         let reply = actions.actions.firstIndex { $0.key == "inline-reply" } ?? actions.actions.endIndex
-        actions.actions.insert(contentsOf: pairs, at: reply)
+        actions.actions.insert(contentsOf: quick.lazy.map { ActionPair(key: $0.key, label: $0.label) }, at: reply)
     }
 
     /// Whether a replayed held notification counts toward its app's rate limit: as a new one

@@ -63,7 +63,10 @@ public struct KeptRequest: Codable, Equatable, Sendable {
     }
 
     /// What to keep of `notification`, decided as `decision` says in `context`.
-    public init(_ notification: NotificationRequest, decision: Decision, context: PolicyContext, focusName: String?) {
+    /// Borrowing: an initialiser takes its arguments owned, so the caller would copy the whole
+    /// context and decision for it (on every `Notify`) to read a few fields.
+    public init(_ notification: borrowing NotificationRequest, decision: borrowing Decision,
+                context: borrowing PolicyContext, focusName: String?) {
         let actions = notification.actionPairs.prefix(Self.maxActions).map {
             KeptText.cut($0.key, maxBytes: Self.maxActionBytes) + "=" + KeptText.cut($0.label, maxBytes: Self.maxActionBytes)
         }
