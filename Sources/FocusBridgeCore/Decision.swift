@@ -11,6 +11,9 @@ public struct Decision: Equatable, Sendable {
     public var replaces: UInt32?
     /// One line per rule consulted, in order.
     public var trace: [String]
+    /// The duplicate tracker's key of the notification, when the decision made it: delivering
+    /// the notification remembers it by this key (`DuplicateTracker.delivered(key:)`).
+    public var duplicateKey: DuplicateTracker.Key?
 
     /// How it is shown, when it is.
     public var shown: Shown { Shown(app: app, level: level, actions: actions, presentation: presentation) }
@@ -93,10 +96,13 @@ public enum Policy {
                                           focusPreviews: context.activeFocus?.previews, marketing: marketing,
                                           quickActions: rule.quickActions ?? settings.general.quickActions, trace: &trace)
         var replaces: UInt32?
+        var duplicateKey: DuplicateTracker.Key?
         let outcome = delivery(notification, app: app, rule: rule, level: shown.level, communication: communication,
-                               marketing: marketing, context: context, replaces: &replaces, trace: &trace)
+                               marketing: marketing, context: context, replaces: &replaces, duplicateKey: &duplicateKey,
+                               trace: &trace)
         return Decision(app: app, level: shown.level, outcome: outcome, communication: communication,
-                        actions: shown.actions, presentation: shown.presentation, replaces: replaces, trace: trace)
+                        actions: shown.actions, presentation: shown.presentation, replaces: replaces, trace: trace,
+                        duplicateKey: duplicateKey)
     }
 
     /// How a notification is shown when it is shown now, without the delivery rules (§3): for
@@ -172,7 +178,8 @@ public enum Policy {
     /// The delivery rules of §3, in order: off, duplicate, summary, Focus, deliver.
     private static func delivery(_ notification: NotificationRequest, app: AppIdentity, rule: AppRule,
                                  level: InterruptionLevel, communication: Communication?, marketing: Bool,
-                                 context: PolicyContext, replaces: inout UInt32?, trace: inout [String]) -> DeliveryOutcome {
+                                 context: PolicyContext, replaces: inout UInt32?, duplicateKey: inout DuplicateTracker.Key?,
+                                 trace: inout [String]) -> DeliveryOutcome {
         if rule.delivery == .off {
             trace.append("delivery: dropped (the app's delivery is off)")
             return .dropped
@@ -191,8 +198,8 @@ public enum Policy {
             return .dropped
         }
         let window = Double(context.settings.general.coalesceSeconds)
-        if let original = context.recent.original(appKey: app.key, summary: notification.summary, body: notification.body,
-                                                  now: context.now, window: window) {
+        if window > 0 { duplicateKey = DuplicateTracker.Key(app: app.key, summary: notification.summary, body: notification.body) }
+        if let duplicateKey, let original = context.recent.original(duplicateKey, now: context.now, window: window) {
             replaces = original
             trace.append("delivery: coalesced (the same as notification \(original), still open, less than \(Int(min(window, 1e9))) s ago)")
             return .coalesced

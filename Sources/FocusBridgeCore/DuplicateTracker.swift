@@ -10,8 +10,8 @@ public struct DuplicateTracker: Sendable {
     /// hash of the app key (case ignored), summary and body, then their lengths (two SipHash
     /// runs of the process's random seed, told apart by their first byte). It used to keep
     /// 256-byte prefixes, length and a 64-bit hash: two strings per entry on the heap as soon as
-    /// a text was longer than 15 bytes.
-    struct Key: Hashable, Sendable {
+    /// a text was longer than 15 bytes. Public so a decision can hand on the key it made.
+    public struct Key: Hashable, Sendable {
         let lengths: UInt64
         let low: UInt64
         let high: UInt64
@@ -91,14 +91,20 @@ public struct DuplicateTracker: Sendable {
     /// The open notification this one repeats, if it was delivered less than `window` ago.
     public func original(appKey: String, summary: String, body: String, now: Instant, window: Double) -> UInt32? {
         guard window > 0 else { return nil }
-        let key = Key(app: appKey, summary: summary, body: body)
-        guard let sequence = byHash[key.index], let hit = item(sequence), hit.key == key else { return nil }
+        return original(Key(app: appKey, summary: summary, body: body), now: now, window: window)
+    }
+
+    /// The same for the notification's key.
+    func original(_ key: Key, now: Instant, window: Double) -> UInt32? {
+        guard window > 0, let sequence = byHash[key.index], let hit = item(sequence), hit.key == key else { return nil }
         return now.timeIntervalSince(hit.at) < window ? hit.id : nil
     }
 
-    public mutating func delivered(_ id: UInt32, appKey: String, summary: String, body: String, at date: Instant) {
+    /// `key`: the notification's, when its decision made it (its texts are then not hashed again).
+    public mutating func delivered(_ id: UInt32, appKey: String, summary: String, body: String, at date: Instant,
+                                   key: Key? = nil) {
         closed(id)
-        let key = Key(app: appKey, summary: summary, body: body)
+        let key = key ?? Key(app: appKey, summary: summary, body: body)
         let hash = key.index
         if let old = byHash[hash], let item = item(old), item.key == key { forget(old, item) }
         if items.count >= slotLimit { squeeze() }
