@@ -23,6 +23,8 @@ public enum ActionNormaliser {
     /// the bridge, not the daemon, decides which go — destructive ones first.
     public static func normalise(_ flat: [String], destructiveKeys: [String], settings: GeneralSettings,
                                  daemonLimit: Int? = nil) -> Result {
+        // Most notifications have no actions: no sets, arrays or settings looked at.
+        guard !flat.isEmpty else { return Result(actions: [], originalKeys: [:], trace: []) }
         var trace: [String] = []
         if flat.count % 2 == 1 { trace.append("actions: odd-length array; trailing \"\(flat.last!)\" dropped") }
         var seen: Set<String> = []

@@ -16,6 +16,13 @@ public struct ActionPair: Equatable, Sendable {
 
     /// The flat form again.
     public static func flatten(_ pairs: [ActionPair]) -> [String] {
-        pairs.flatMap { [$0.key, $0.label] }
+        // Not `flatMap`: it makes an array per pair and grows the result (this runs per `Notify`).
+        var flat: [String] = []
+        flat.reserveCapacity(pairs.count * 2)
+        for pair in pairs {
+            flat.append(pair.key)
+            flat.append(pair.label)
+        }
+        return flat
     }
 }

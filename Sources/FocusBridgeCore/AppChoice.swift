@@ -110,7 +110,9 @@ public struct AppChoices: Equatable, Sendable {
         entries.values.flatMap(\.values).sorted { ($0.app.lowercased(), $0.choice.key.rawValue) < ($1.app.lowercased(), $1.choice.key.rawValue) }
     }
 
-    public func choices(for app: String) -> [AppChoice.Key: Entry] { entries[app.lowercased()] ?? [:] }
+    public func choices(for app: String) -> [AppChoice.Key: Entry] {
+        entries.isEmpty ? [:] : entries[app.lowercasedCheaply()] ?? [:]
+    }
 
     public func choice(_ key: AppChoice.Key, for app: String) -> Entry? { entries[app.lowercased()]?[key] }
 
@@ -149,9 +151,12 @@ public struct AppChoices: Equatable, Sendable {
 
     /// The rule the file gives an app with the person's choices put in, and a trace line for each.
     public func apply(to rule: AppRule, app: String) -> (rule: AppRule, trace: [String]) {
+        let choices = choices(for: app)
+        // None for this app (nearly always on the way of a `Notify`): nothing sorted.
+        guard !choices.isEmpty else { return (rule, []) }
         var rule = rule
         var trace: [String] = []
-        for entry in choices(for: app).values.sorted(by: { $0.choice.key.rawValue < $1.choice.key.rawValue }) {
+        for entry in choices.values.sorted(by: { $0.choice.key.rawValue < $1.choice.key.rawValue }) {
             entry.choice.apply(to: &rule)
             rule.origins[entry.choice.key.rawValue] = .choice(made: entry.made)
             trace.append("choice: \(entry.choice.key.rawValue) \(entry.choice.value) for \(app) (chosen \(Timestamp.string(entry.made)); "

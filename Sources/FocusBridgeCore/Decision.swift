@@ -11,6 +11,9 @@ public struct Decision: Equatable, Sendable {
     public var replaces: UInt32?
     /// One line per rule consulted, in order.
     public var trace: [String]
+    /// The duplicate tracker's key of the notification, when the decision made it: delivering
+    /// the notification remembers it by this key (`DuplicateTracker.delivered(key:)`).
+    public var duplicateKey: DuplicateTracker.Key?
 
     /// How it is shown, when it is.
     public var shown: Shown { Shown(app: app, level: level, actions: actions, presentation: presentation) }
@@ -82,20 +85,24 @@ public enum Policy {
     public static func decide(_ notification: NotificationRequest, app: AppIdentity, context: PolicyContext) -> Decision {
         let settings = context.settings
         let (rule, choices) = context.rule(forApp: app.key)
-        var trace = ["app: \(app.key) (from the \(app.source.rawValue))"
-                     + (settings.hasRule(forApp: app.key) ? "; [apps.\"\(app.key)\"] applies" : "; no [apps] rule")]
         // A decision's trace is about a dozen lines: room for them at once, not grown 1, 2, 4, 8, 16.
+        var trace: [String] = []
         trace.reserveCapacity(16)
+        trace.append(.joining("app: ", app.key, " (from the ", app.source.rawValue, ")",
+                              settings.hasRule(forApp: app.key) ? "; [apps.\"\(app.key)\"] applies" : "; no [apps] rule"))
         trace += choices
         let marketing = Marketing.isMarketing(notification)
         let (shown, communication) = show(notification, app: app, rule: rule, context: context,
                                           focusPreviews: context.activeFocus?.previews, marketing: marketing,
                                           quickActions: rule.quickActions ?? settings.general.quickActions, trace: &trace)
         var replaces: UInt32?
+        var duplicateKey: DuplicateTracker.Key?
         let outcome = delivery(notification, app: app, rule: rule, level: shown.level, communication: communication,
-                               marketing: marketing, context: context, replaces: &replaces, trace: &trace)
+                               marketing: marketing, context: context, replaces: &replaces, duplicateKey: &duplicateKey,
+                               trace: &trace)
         return Decision(app: app, level: shown.level, outcome: outcome, communication: communication,
-                        actions: shown.actions, presentation: shown.presentation, replaces: replaces, trace: trace)
+                        actions: shown.actions, presentation: shown.presentation, replaces: replaces, trace: trace,
+                        duplicateKey: duplicateKey)
     }
 
     /// How a notification is shown when it is shown now, without the delivery rules (§3): for
@@ -112,8 +119,7 @@ public enum Policy {
                              focusPreviews: PreviewMode?, marketing: Bool, quickActions: [QuickAction],
                              trace: inout [String]) -> (shown: Shown, communication: Communication?) {
         let settings = context.settings
-        var (level, levelTrace) = LevelResolver.resolve(notification, rule: rule)
-        trace += levelTrace
+        var level = LevelResolver.resolve(notification, rule: rule, trace: &trace)
         if marketing && level != .passive {
             level = .passive
             trace.append("level: passive (a marketing notification is never more)")
@@ -156,9 +162,8 @@ public enum Policy {
         }
         let quick = QuickAction.fitting(wanted, level: level, buttons: buttons, limit: limit, trace: &trace)
         guard !quick.isEmpty else { return }
-        let pairs = quick.map { ActionPair(key: $0.key, label: $0.label) }
         let reply = actions.actions.firstIndex { $0.key == "inline-reply" } ?? actions.actions.endIndex
-        actions.actions.insert(contentsOf: pairs, at: reply)
+        actions.actions.insert(contentsOf: quick.lazy.map { ActionPair(key: $0.key, label: $0.label) }, at: reply)
     }
 
     /// Whether a replayed held notification counts toward its app's rate limit: as a new one
@@ -173,7 +178,8 @@ public enum Policy {
     /// The delivery rules of §3, in order: off, duplicate, summary, Focus, deliver.
     private static func delivery(_ notification: NotificationRequest, app: AppIdentity, rule: AppRule,
                                  level: InterruptionLevel, communication: Communication?, marketing: Bool,
-                                 context: PolicyContext, replaces: inout UInt32?, trace: inout [String]) -> DeliveryOutcome {
+                                 context: PolicyContext, replaces: inout UInt32?, duplicateKey: inout DuplicateTracker.Key?,
+                                 trace: inout [String]) -> DeliveryOutcome {
         if rule.delivery == .off {
             trace.append("delivery: dropped (the app's delivery is off)")
             return .dropped
@@ -192,8 +198,8 @@ public enum Policy {
             return .dropped
         }
         let window = Double(context.settings.general.coalesceSeconds)
-        if let original = context.recent.original(appKey: app.key, summary: notification.summary, body: notification.body,
-                                                  now: context.now, window: window) {
+        if window > 0 { duplicateKey = DuplicateTracker.Key(app: app.key, summary: notification.summary, body: notification.body) }
+        if let duplicateKey, let original = context.recent.original(duplicateKey, now: context.now, window: window) {
             replaces = original
             trace.append("delivery: coalesced (the same as notification \(original), still open, less than \(Int(min(window, 1e9))) s ago)")
             return .coalesced

@@ -7,38 +7,50 @@
 public struct DuplicateTracker: Sendable {
     /// A fingerprint, not the texts: a window of thousands of megabyte bodies would otherwise
     /// stay in memory. 24 bytes and no allocation: the lengths of summary and body and a 128-bit
-    /// hash of the app key (case ignored), summary and body, each with its length (two SipHash
+    /// hash of the app key (case ignored), summary and body, then their lengths (two SipHash
     /// runs of the process's random seed, told apart by their first byte). It used to keep
     /// 256-byte prefixes, length and a 64-bit hash: two strings per entry on the heap as soon as
-    /// a text was longer than 15 bytes.
-    struct Key: Hashable, Sendable {
+    /// a text was longer than 15 bytes. Public so a decision can hand on the key it made.
+    public struct Key: Hashable, Sendable {
         let lengths: UInt64
         let low: UInt64
         let high: UInt64
 
         init(app: String, summary: String, body: String) {
-            var app = KeptText.appKey(app).lowercased()
+            var app = KeptText.appKey(app).lowercasedCheaply()
             var summary = summary
             var body = body
+            let appBytes = app.utf8.count
+            let summaryBytes = summary.utf8.count
+            let bodyBytes = body.utf8.count
             var first = Hasher()
             var second = Hasher()
             first.combine(0 as UInt8)
             second.combine(1 as UInt8)
-            func add(_ text: inout String) -> Int {
-                text.withUTF8 { bytes in
-                    first.combine(bytes.count)
-                    first.combine(bytes: UnsafeRawBufferPointer(bytes))
-                    second.combine(bytes.count)
-                    second.combine(bytes: UnsafeRawBufferPointer(bytes))
-                    return bytes.count
-                }
+            // The texts one after the other, each hasher taking them in one call (a call costs
+            // more than the bytes of a short text), then their lengths, which tell where each ends.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: appBytes + summaryBytes + bodyBytes) { buffer in
+                var end = Self.copy(&app, into: buffer, at: 0)
+                end = Self.copy(&summary, into: buffer, at: end)
+                end = Self.copy(&body, into: buffer, at: end)
+                let texts = UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[..<end]))
+                first.combine(bytes: texts)
+                second.combine(bytes: texts)
             }
-            _ = add(&app)
-            let summaryBytes = add(&summary)
-            let bodyBytes = add(&body)
+            first.combine(appBytes)
+            first.combine(summaryBytes)
+            first.combine(bodyBytes)
+            second.combine(appBytes)
+            second.combine(summaryBytes)
+            second.combine(bodyBytes)
             lengths = UInt64(truncatingIfNeeded: summaryBytes) << 32 | UInt64(truncatingIfNeeded: bodyBytes) & 0xffff_ffff
             low = UInt64(bitPattern: Int64(first.finalize()))
             high = UInt64(bitPattern: Int64(second.finalize()))
+        }
+
+        /// Copies `text` into `buffer` from `start`; returns where it ends.
+        private static func copy(_ text: inout String, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
+            text.withUTF8 { start + UnsafeMutableBufferPointer(rebasing: buffer[start...]).initialize(fromContentsOf: $0) }
         }
 
         /// What the index by hash value is keyed by.
@@ -79,14 +91,20 @@ public struct DuplicateTracker: Sendable {
     /// The open notification this one repeats, if it was delivered less than `window` ago.
     public func original(appKey: String, summary: String, body: String, now: Instant, window: Double) -> UInt32? {
         guard window > 0 else { return nil }
-        let key = Key(app: appKey, summary: summary, body: body)
-        guard let sequence = byHash[key.index], let hit = item(sequence), hit.key == key else { return nil }
+        return original(Key(app: appKey, summary: summary, body: body), now: now, window: window)
+    }
+
+    /// The same for the notification's key.
+    func original(_ key: Key, now: Instant, window: Double) -> UInt32? {
+        guard window > 0, let sequence = byHash[key.index], let hit = item(sequence), hit.key == key else { return nil }
         return now.timeIntervalSince(hit.at) < window ? hit.id : nil
     }
 
-    public mutating func delivered(_ id: UInt32, appKey: String, summary: String, body: String, at date: Instant) {
+    /// `key`: the notification's, when its decision made it (its texts are then not hashed again).
+    public mutating func delivered(_ id: UInt32, appKey: String, summary: String, body: String, at date: Instant,
+                                   key: Key? = nil) {
         closed(id)
-        let key = Key(app: appKey, summary: summary, body: body)
+        let key = key ?? Key(app: appKey, summary: summary, body: body)
         let hash = key.index
         if let old = byHash[hash], let item = item(old), item.key == key { forget(old, item) }
         if items.count >= slotLimit { squeeze() }

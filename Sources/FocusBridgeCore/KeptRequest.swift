@@ -63,7 +63,10 @@ public struct KeptRequest: Codable, Equatable, Sendable {
     }
 
     /// What to keep of `notification`, decided as `decision` says in `context`.
-    public init(_ notification: NotificationRequest, decision: Decision, context: PolicyContext, focusName: String?) {
+    /// Borrowing: an initialiser takes its arguments owned, so the caller would copy the whole
+    /// context and decision for it (on every `Notify`) to read a few fields.
+    public init(_ notification: borrowing NotificationRequest, decision: borrowing Decision,
+                context: borrowing PolicyContext, focusName: String?) {
         let actions = notification.actionPairs.prefix(Self.maxActions).map {
             KeptText.cut($0.key, maxBytes: Self.maxActionBytes) + "=" + KeptText.cut($0.label, maxBytes: Self.maxActionBytes)
         }
@@ -159,32 +162,36 @@ public struct KeptRequest: Codable, Equatable, Sendable {
     /// control characters are escaped.
     public var storedUTF8: [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(256 + trace.reduce(0) { $0 + $1.utf8.count } + hints.reduce(0) { $0 + $1.utf8.count })
+        // Room for every text with its quotes and comma, and a few escapes: grown only by many.
+        out.reserveCapacity(Self.frameBytes + appName.utf8.count + appSource.utf8.count + appIcon.utf8.count
+                            + (focus?.utf8.count ?? 0) + Self.listBytes(actions) + Self.listBytes(hints)
+                            + Self.listBytes(trace) + 32)
         // Static helpers taking `out` inout, not local functions capturing it: a captured `var`
-        // is checked for exclusive access on every call.
-        Self.key("app-name", &out); Self.quote(appName, into: &out)
-        Self.key("app-source", &out); Self.quote(appSource, into: &out)
-        Self.key("app-icon", &out); Self.quote(appIcon, into: &out)
-        Self.key("actions", &out); Self.list(actions, &out)
-        Self.key("hints", &out); Self.list(hints, &out)
-        Self.key("replaces-id", &out); Self.decimal(UInt64(replacesID), negative: false, into: &out)
-        Self.key("expire-timeout", &out); Self.decimal(UInt64(expireTimeout.magnitude), negative: expireTimeout < 0, into: &out)
-        Self.key("focus", &out)
+        // is checked for exclusive access on every call. Each key comes with its punctuation, in
+        // one copy.
+        Self.word(#"{"app-name":"#, &out); Self.quote(appName, into: &out)
+        Self.word(#","app-source":"#, &out); Self.quote(appSource, into: &out)
+        Self.word(#","app-icon":"#, &out); Self.quote(appIcon, into: &out)
+        Self.word(#","actions":"#, &out); Self.list(actions, &out)
+        Self.word(#","hints":"#, &out); Self.list(hints, &out)
+        Self.word(#","replaces-id":"#, &out); Self.decimal(UInt64(replacesID), negative: false, into: &out)
+        Self.word(#","expire-timeout":"#, &out)
+        Self.decimal(UInt64(expireTimeout.magnitude), negative: expireTimeout < 0, into: &out)
+        Self.word(#","focus":"#, &out)
         if let focus { Self.quote(focus, into: &out) } else { Self.word("null", &out) }
-        Self.key("silent", &out); Self.word(silent ? "true" : "false", &out)
-        Self.key("screen-locked", &out); Self.word(screenLocked ? "true" : "false", &out)
-        Self.key("trace", &out); Self.list(trace, &out)
+        Self.word(silent ? #","silent":true"# : #","silent":false"#, &out)
+        Self.word(screenLocked ? #","screen-locked":true"# : #","screen-locked":false"#, &out)
+        Self.word(#","trace":"#, &out); Self.list(trace, &out)
         out.append(UInt8(ascii: "}"))
         return out
     }
 
-    /// `"name":`, after `{` for the first key and `,` for the others.
-    private static func key(_ name: StaticString, _ out: inout [UInt8]) {
-        out.append(out.isEmpty ? UInt8(ascii: "{") : UInt8(ascii: ","))
-        out.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { out.append(contentsOf: $0) }
-        out.append(UInt8(ascii: "\""))
-        out.append(UInt8(ascii: ":"))
+    /// The stored form's bytes besides its texts and lists, at most: keys, punctuation, numbers, words.
+    private static let frameBytes = 200
+
+    /// A list's bytes without escapes: each item with its quotes and a comma.
+    private static func listBytes(_ items: [String]) -> Int {
+        items.reduce(0) { $0 + $1.utf8.count + 3 }
     }
 
     private static func word(_ text: StaticString, _ out: inout [UInt8]) {
@@ -228,10 +235,21 @@ public struct KeptRequest: Codable, Equatable, Sendable {
 
     private static func quote(bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        // Runs that need no escape (most texts are one) are copied at once.
+        // Runs that need no escape (most texts are one) are copied at once, and looked through
+        // eight bytes at a time; the last up to eight as the last eight (those before them passed).
+        let raw = UnsafeRawBufferPointer(bytes)
         var start = 0
         var index = 0
         while index < bytes.count {
+            if index + 8 <= bytes.count {
+                if !mayNeedEscape(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                    index += 8
+                    continue
+                }
+            } else if bytes.count >= 8 && !mayNeedEscape(raw.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)) {
+                index = bytes.count
+                continue
+            }
             let byte = bytes[index]
             if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
                 index += 1
@@ -254,6 +272,20 @@ public struct KeptRequest: Codable, Equatable, Sendable {
         }
         if index > start { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index])) }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether one of the eight bytes of `word` may be a control character, a quote or a
+    /// backslash; false means none is (no byte is missed; bytes from 0x80 up never count). The
+    /// "has a byte less than n" and "has a zero byte" tests of Bit Twiddling Hacks.
+    private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits = ones &* 0x80
+        let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+        let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        let below = (word &- ones &* 0x20) & ~word
+            | (quotes &- ones) & ~quotes
+            | (backslashes &- ones) & ~backslashes
+        return below & highBits != 0
     }
 
     private static func hexDigit(_ nibble: UInt8) -> UInt8 {

@@ -23,6 +23,12 @@ public enum LevelResolver {
     /// The level, with one trace line for the rule that decided and one per adjustment.
     public static func resolve(_ notification: NotificationRequest, rule: AppRule) -> (level: InterruptionLevel, trace: [String]) {
         var trace: [String] = []
+        let level = resolve(notification, rule: rule, trace: &trace)
+        return (level, trace)
+    }
+
+    /// The level, its trace lines appended to `trace` (the decision's: no array of their own).
+    static func resolve(_ notification: NotificationRequest, rule: AppRule, trace: inout [String]) -> InterruptionLevel {
         var level = tableLevel(notification, rule: rule, trace: &trace)
         if level == .critical && !rule.critical {
             level = .timeSensitive
@@ -36,7 +42,7 @@ public enum LevelResolver {
                 trace.append("level: the app has `time-sensitive = false` → active")
             }
         }
-        return (level, trace)
+        return level
     }
 
     private static func tableLevel(_ notification: NotificationRequest, rule: AppRule, trace: inout [String]) -> InterruptionLevel {

@@ -29,7 +29,7 @@ public struct MuteList: Equatable, Sendable {
     }
 
     public func mutedUntil(_ app: String, at now: Instant) -> Instant? {
-        guard let mute = mutes[app.lowercased()], mute.until > now else { return nil }
+        guard !mutes.isEmpty, let mute = mutes[app.lowercasedCheaply()], mute.until > now else { return nil }
         return mute.until
     }
 

@@ -95,14 +95,17 @@ public struct PolicySettings: Equatable, Sendable {
 
     /// The rule for an app key (case-insensitive), or the defaults.
     public func rule(forApp key: String) -> AppRule {
+        // No `[apps]` table (often): no key hashed or lowercased.
+        guard !apps.isEmpty else { return AppRule() }
         if let rule = apps[key] { return rule }
-        let lowered = key.lowercased()
+        let lowered = key.lowercasedCheaply()
         return apps.first { $0.key.lowercased() == lowered }?.value ?? AppRule()
     }
 
     /// Whether the file has a rule for this app (for the trace).
     public func hasRule(forApp key: String) -> Bool {
-        let lowered = key.lowercased()
+        guard !apps.isEmpty else { return false }
+        let lowered = key.lowercasedCheaply()
         return apps.keys.contains { $0.lowercased() == lowered }
     }
 

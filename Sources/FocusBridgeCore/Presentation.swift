@@ -28,6 +28,9 @@ public struct Presentation: Equatable, Sendable {
             && key != "urgency" && !(suppressSound && key == "suppress-sound")
     }
 
+    /// The trace line of each urgency, made once (nearly every `Notify` says one).
+    private static let urgencyLines = (0...2).map { "presentation: urgency \($0)" }
+
     public static func make(level: InterruptionLevel, notification: NotificationRequest, appName: String,
                             previews: PreviewMode, screenLocked: Bool, silent: Bool,
                             capabilities: [String]) -> Presentation {
@@ -46,6 +49,8 @@ public struct Presentation: Equatable, Sendable {
         } else if silent && level != .critical {
             suppressSound = true
             trace.append("presentation: silent mode → no sound (urgency \(urgency))")
+        } else if !silent && Int(urgency) < urgencyLines.count {
+            trace.append(urgencyLines[Int(urgency)])
         } else {
             trace.append("presentation: urgency \(urgency)" + (silent ? " (critical overrides silent mode)" : ""))
         }

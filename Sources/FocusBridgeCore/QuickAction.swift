@@ -7,7 +7,29 @@ public enum QuickAction: String, CaseIterable, Sendable {
     case turnOffTimeSensitive = "turn-off-time-sensitive"
 
     /// The key the daemon sends back; no app's key may start like this (`ActionNormaliser` drops one).
-    public var key: String { Self.keyPrefix + rawValue }
+    public var key: String {
+        switch self {
+        case .muteHour: Self.muteHourKey
+        case .turnOffTimeSensitive: Self.turnOffTimeSensitiveKey
+        }
+    }
+
+    /// The keys made once: one is asked for on every `Notify` given quick actions.
+    private static let muteHourKey = keyPrefix + QuickAction.muteHour.rawValue
+    private static let turnOffTimeSensitiveKey = keyPrefix + QuickAction.turnOffTimeSensitive.rawValue
+
+    /// The trace line of quick actions added, before their labels.
+    private static let added = "actions: quick actions added after the app's: "
+    /// The line for this one added alone (as on most notifications given quick actions), made once.
+    private static let muteHourAlone = added + quotedLabels([.muteHour])
+    private static let turnOffTimeSensitiveAlone = added + quotedLabels([.turnOffTimeSensitive])
+
+    private var addedAlone: String {
+        switch self {
+        case .muteHour: Self.muteHourAlone
+        case .turnOffTimeSensitive: Self.turnOffTimeSensitiveAlone
+        }
+    }
     /// What every quick action's key starts with; an app's action that does is dropped.
     public static let keyPrefix = "x-focus-quick."
 
@@ -24,18 +46,22 @@ public enum QuickAction: String, CaseIterable, Sendable {
     /// Which of `wanted` fit on a notification of `level` with `buttons` of the app's own, under
     /// `limit` buttons: never before the app's actions, never in a slot the app's actions need.
     static func fitting(_ wanted: [QuickAction], level: InterruptionLevel, buttons: Int, limit: Int,
-                        trace: inout [String]) -> [QuickAction] {
-        let applicable = wanted.filter { action in
+                        trace: inout [String]) -> ArraySlice<QuickAction> {
+        func applies(_ action: QuickAction) -> Bool {
             switch action {
             case .muteHour: level != .critical
             case .turnOffTimeSensitive: level == .timeSensitive
             }
         }
+        // Filtered only when some do not apply (no array made on the way of most `Notify` calls).
+        let applicable = wanted.allSatisfy(applies) ? wanted : wanted.filter(applies)
         guard !applicable.isEmpty else { return [] }
         let room = max(limit - buttons, 0)
-        let fitting = Array(applicable.prefix(room))
-        if !fitting.isEmpty {
-            trace.append("actions: quick actions added after the app's: " + quotedLabels(fitting[...]))
+        let fitting = applicable.prefix(room)
+        if fitting.count == 1, let only = fitting.first {
+            trace.append(only.addedAlone)
+        } else if !fitting.isEmpty {
+            trace.append(Self.added + quotedLabels(fitting))
         }
         if fitting.count < applicable.count {
             trace.append("actions: no room for " + quotedLabels(applicable.dropFirst(fitting.count))
@@ -48,12 +74,7 @@ public enum QuickAction: String, CaseIterable, Sendable {
     /// with quick actions says it in its trace).
     private static func quotedLabels(_ actions: ArraySlice<QuickAction>) -> String {
         var text = ""
-        for action in actions {
-            if !text.isEmpty { text += ", " }
-            text += "\""
-            text += action.label
-            text += "\""
-        }
+        for action in actions { text = .joining(text, text.isEmpty ? "\"" : ", \"", action.label, "\"") }
         return text
     }
 }

@@ -33,14 +33,14 @@ public struct ServerInformation: Codable, Equatable, Sendable {
     /// four: GNOME Shell shows three (FIELD-NOTES), and would drop the last — which may not be
     /// the one the bridge would give up.
     public var buttonLimit: Int? {
-        name.lowercased() == "gnome-shell" ? 3 : nil
+        name.lowercasedCheaply() == "gnome-shell" ? 3 : nil
     }
 
     /// Whether a click on a notification runs its only action when it has no default one:
     /// dunst's `do_action` does (and opens its menu for two or more), so a quick action added to
     /// a notification with one action or none would change what the click does.
     public var clickRunsSoleAction: Bool {
-        name.lowercased() == "dunst"
+        name.lowercasedCheaply() == "dunst"
     }
 
     /// `dunst 1.9.0 (knopwob), spec 1.2`.

@@ -10,6 +10,34 @@ extension String {
         let padding = String(repeating: "0", count: Swift.max(0, width - digits.count - (value < 0 ? 1 : 0)))
         return (value < 0 ? "-" : "") + padding + digits
     }
+
+    /// `lowercased()`, without its work and a new string when the text is ASCII without a
+    /// capital letter (app keys, names of daemons: nearly always), which is then itself.
+    func lowercasedCheaply() -> String {
+        var text = self
+        let lower = text.withUTF8 { bytes in
+            bytes.allSatisfy { $0 < 0x80 && !($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) }
+        }
+        return lower ? text : lowercased()
+    }
+
+    /// `parts` one after the other, made at once at its length: an interpolation or `+` grows
+    /// its string piece by piece, each piece costing hundreds of instructions (the decision's
+    /// trace lines are written on every `Notify`). Inlined, so the array of the parts can
+    /// stay on the stack.
+    @inline(__always)
+    static func joining(_ parts: String...) -> String {
+        let count = parts.reduce(0) { $0 + $1.utf8.count }
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            var end = 0
+            for var part in parts {
+                part.withUTF8 { bytes in
+                    end = UnsafeMutableBufferPointer(rebasing: buffer[end...]).initialize(fromContentsOf: bytes) + end
+                }
+            }
+            return end
+        }
+    }
 }
 
 extension StringProtocol {

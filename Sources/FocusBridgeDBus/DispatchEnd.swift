@@ -8,12 +8,18 @@
 public enum DispatchEnd {
     /// How many bus dispatches are under way (more than one only in a nested loop).
     nonisolated(unsafe) private static var depth = 0
-    nonisolated(unsafe) private static var waiting: [() -> Void] = []
+    nonisolated(unsafe) private static var waiting: [Work] = []
+
+    /// A closure as the array holds it: an array of bare closures stores each behind a thunk
+    /// (an allocation per `schedule`); a struct keeps the closure as it is.
+    private struct Work {
+        let run: () -> Void
+    }
 
     /// Runs `work` at the end of the bus dispatch under way, or when the loop is idle if none is.
     public static func schedule(_ work: @escaping () -> Void) {
         if depth > 0 {
-            waiting.append(work)
+            waiting.append(Work(run: work))
         } else {
             MainLoop.whenIdle(work)
         }
@@ -28,7 +34,7 @@ public enum DispatchEnd {
         while next < waiting.count {
             let work = waiting[next]
             next += 1
-            work()
+            work.run()
         }
         waiting.removeAll(keepingCapacity: true)
         return result

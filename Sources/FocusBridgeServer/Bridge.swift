@@ -189,7 +189,7 @@ final class Bridge {
         case .forward(let counts):
             commit.answer(call, id: id, history: history)
             deliver(id, arguments, notification, decision.shown, holders: intake.holders,
-                    processID: process?.processID, counts: counts)
+                    processID: process?.processID, counts: counts, duplicateKey: decision.duplicateKey)
             askAboutTimeSensitive(after: decision)
         }
     }
@@ -231,12 +231,14 @@ final class Bridge {
 
     // MARK: To the daemon
 
-    /// Sends a notification to the daemon as `shown` says, for `holders`.
+    /// Sends a notification to the daemon as `shown` says, for `holders`; `duplicateKey` is the
+    /// request's, when its decision made it.
     func deliver(_ id: UInt32, _ arguments: NotifyArguments, _ request: NotificationRequest, _ shown: Shown,
-                 holders: [Caller], processID: UInt32?, counts: Bool) {
+                 holders: [Caller], processID: UInt32?, counts: Bool, duplicateKey: DuplicateTracker.Key? = nil) {
         if counts { flood.delivered(shown.app.key, at: clock.now) }
         release(forwarder.track(id, appKey: shown.app.key, holders: holders, actionKeys: shown.actions.originalKeys))
-        recent.delivered(id, appKey: shown.app.key, summary: request.summary, body: request.body, at: clock.now)
+        recent.delivered(id, appKey: shown.app.key, summary: request.summary, body: request.body, at: clock.now,
+                         key: duplicateKey)
         noteDaemonQuiet(id)
         badges.counted(id, app: shown.app)
         forwarder.send(arguments.forwarded(id: id, request: request, shown: shown,

@@ -24,6 +24,21 @@ final class GroupCommit {
         var closings: [(id: UInt32, reason: UInt32, at: Instant)] = []
         /// Steps of fates to note in history (`Fate`), after the rows of this batch are written.
         var fates: [(id: UInt32, step: FateStep)] = []
+
+        /// Empties the batch for the next one, keeping its arrays' storage (not grown afresh for
+        /// every batch) unless a burst made one large.
+        mutating func empty() {
+            Self.empty(&history)
+            Self.empty(&holds)
+            Self.empty(&answers)
+            Self.empty(&ends)
+            Self.empty(&closings)
+            Self.empty(&fates)
+        }
+
+        private static func empty<Item>(_ items: inout [Item]) {
+            if items.capacity > 2 * GroupCommit.maxBatch { items = [] } else { items.removeAll(keepingCapacity: true) }
+        }
     }
 
     /// A reply waiting for the commit: a `Notify`'s ID (the call and the ID, no closure made per
@@ -49,6 +64,8 @@ final class GroupCommit {
     private let store: Store
     private let failures: FailureLog
     private var pending = Batch()
+    /// The storage of the batch written last, emptied: the next batch after this one fills it.
+    private var spare = Batch()
     /// A write is scheduled: answers (and the forwarding behind them) wait for it.
     private(set) var isPending = false
 
@@ -125,8 +142,13 @@ final class GroupCommit {
 
     private func write() {
         isPending = false
-        let batch = pending
-        pending = Batch()
+        var batch = pending
+        pending = spare
+        spare = Batch()
+        defer {
+            batch.empty()
+            spare = batch
+        }
         do {
             try store.commit(history: batch.history, holds: batch.holds.map(\.hold))
             failures.succeeded(Self.recording)

@@ -60,7 +60,12 @@ final class KeptRequestStoredTests: XCTestCase {
         "é ü ß 日本語 👨‍👩‍👧‍👦 e\u{301}", "/ slash and </script>", "mixed \"é\"\n\\日本\u{01}",
         String(repeating: "long text ", count: 60), String(repeating: "\"\\\n", count: 40),
         "ends with escape\n", "\nstarts with escape",
-    ]
+    ] + (0..<9).flatMap { offset in
+        // What needs an escape at each place of an eight-byte word, among bytes that do not.
+        ["\"", "\\", "\n", "\u{1F}", "\u{00}", "!", "#", "[", "]", "\u{20}", "é"].map { text in
+            String(repeating: "é", count: offset / 2) + String(repeating: "a", count: offset % 2) + text + "ü ~ long tail"
+        }
+    }
 
     private func samples() -> [KeptRequest] {
         var kept: [KeptRequest] = []
