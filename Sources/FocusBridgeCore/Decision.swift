@@ -37,8 +37,20 @@ public struct PolicyContext: Sendable {
     /// The daemon's capabilities.
     public var capabilities: [String]
     public var activeFocus: FocusProfile?
-    public var recent: DuplicateTracker
-    public var flood: FloodGate
+    /// What was delivered recently and each app's rate, read in place from the bridge's own
+    /// tables (`DeliveryTables`): a context never copies them.
+    public var tables: DeliveryTables
+    /// The duplicate tracker. Setting it gives this context a table of its own (a test, an
+    /// `explain` that leaves a notification out); the bridge's stays as it is.
+    public var recent: DuplicateTracker {
+        get { tables.recent }
+        set { tables = DeliveryTables(recent: newValue, flood: tables.flood) }
+    }
+    /// The rate limits, read and set as `recent` is.
+    public var flood: FloodGate {
+        get { tables.flood }
+        set { tables = DeliveryTables(recent: tables.recent, flood: newValue) }
+    }
     /// How many buttons the daemon shows at most, when it is known to show fewer than four.
     public var daemonButtonLimit: Int?
     /// The window in front, when the window watcher knows it.
@@ -55,7 +67,7 @@ public struct PolicyContext: Sendable {
     public init(settings: PolicySettings = PolicySettings(), now: Instant = Instant(), silent: Bool = false,
                 screenLocked: Bool = false, capabilities: [String] = ["actions", "body"],
                 activeFocus: FocusProfile? = nil, recent: DuplicateTracker = DuplicateTracker(),
-                flood: FloodGate = FloodGate(limit: 0), daemonButtonLimit: Int? = nil,
+                flood: FloodGate = FloodGate(limit: 0), tables: DeliveryTables? = nil, daemonButtonLimit: Int? = nil,
                 choices: AppChoices = AppChoices(), mutes: MuteList = MuteList(), clickRunsSoleAction: Bool = false,
                 focusedWindow: FocusedWindow? = nil) {
         self.settings = settings
@@ -64,8 +76,7 @@ public struct PolicyContext: Sendable {
         self.screenLocked = screenLocked
         self.capabilities = capabilities
         self.activeFocus = activeFocus
-        self.recent = recent
-        self.flood = flood
+        self.tables = tables ?? DeliveryTables(recent: recent, flood: flood)
         self.daemonButtonLimit = daemonButtonLimit
         self.choices = choices
         self.mutes = mutes
@@ -108,18 +119,21 @@ public enum Policy {
     /// How a notification is shown when it is shown now, without the delivery rules (§3): for
     /// the bridge's own notifications (digests, "N more from App") and held ones replayed. No
     /// Focus's previews apply: what a Focus held is shown once it is over or asked for.
-    public static func present(_ notification: NotificationRequest, app: AppIdentity, context: PolicyContext) -> Shown {
+    /// `level`: the level the bridge gives its own notification (a digest is active, an "N more"
+    /// passive), in the place of the level a sender asks for; nil for a sender's own.
+    public static func present(_ notification: NotificationRequest, app: AppIdentity, level: InterruptionLevel? = nil,
+                               context: PolicyContext) -> Shown {
         var trace: [String] = []
-        return show(notification, app: app, rule: context.rule(forApp: app.key).rule, context: context,
+        return show(notification, app: app, rule: context.rule(forApp: app.key).rule, context: context, asked: level,
                     focusPreviews: nil, marketing: Marketing.isMarketing(notification), quickActions: [], trace: &trace).shown
     }
 
     /// Level (§2), actions (§4) and presentation, in the order the trace tells them.
     private static func show(_ notification: NotificationRequest, app: AppIdentity, rule: AppRule, context: PolicyContext,
-                             focusPreviews: PreviewMode?, marketing: Bool, quickActions: [QuickAction],
+                             asked: InterruptionLevel? = nil, focusPreviews: PreviewMode?, marketing: Bool, quickActions: [QuickAction],
                              trace: inout [String]) -> (shown: Shown, communication: Communication?) {
         let settings = context.settings
-        var level = LevelResolver.resolve(notification, rule: rule, trace: &trace)
+        var level = LevelResolver.resolve(notification, rule: rule, asked: asked, trace: &trace)
         if marketing && level != .passive {
             level = .passive
             trace.append("level: passive (a marketing notification is never more)")

@@ -1,6 +1,8 @@
-/// What the bridge does with one `Notify`, decided without I/O (focus-bridge(1), BEHAVIOUR):
-/// from the decoded notification, the caller and the live state, the ID it gets, who holds that
-/// ID, and the one step it takes — held, dropped, collapsed or forwarded. `Bridge` carries it out.
+/// What the bridge does with one `Notify`, decided without I/O (focus-bridge(1), BEHAVIOUR): from
+/// the decoded notification, the caller and the live state, one complete plan — the ID it gets,
+/// who holds that ID, the one step it takes (held, dropped, collapsed or forwarded), the history
+/// row, the held item and how it is shown. `Bridge.execute` carries it out; no door, store or
+/// daemon is reached from here.
 public struct Intake: Equatable, Sendable {
     public enum ID: Equatable, Sendable {
         /// A new ID.
@@ -23,21 +25,35 @@ public struct Intake: Equatable, Sendable {
 
     public var decision: Decision
     public var id: ID
+    /// The ID the caller is answered with: `id`'s, or a new one.
+    public var number: UInt32
     /// Every connection holding the ID, oldest first (each gets its signals and its one close).
     public var holders: [Caller]
     /// It replaces a held notification, which is held no longer (the step says what it becomes).
-    public var releasesHeld: Bool
+    public var replacesHeld: Bool
     /// It was to be held but weighs more than a held one may: forwarded now instead.
     public var tooHeavyToHold: Bool
     public var step: Step
+    /// Its row in history, written before the caller hears the ID.
+    public var history: HistoryEntry
+    /// What is held, for `.hold`.
+    public var held: HeldNotification?
+
+    /// How it is shown when it is forwarded.
+    public var shown: Shown { decision.shown }
+
+    /// Why its holders are told it closed as its ID is handed out (`.drop(endsAtOnce: true)`):
+    /// from the app in front it expired (the person saw it in the app), else it was dismissed.
+    public var dropReason: CloseReason { decision.outcome == .foreground ? .expired : .dismissed }
 
     /// - Parameters:
     ///   - focusName: the name of the Focus that is on (what it holds is held for that name).
     ///   - table: the notifications shown or collapsed now.
     ///   - held: the holders of a notification held now (not one sent out in a digest).
+    ///   - newID: hands out a new ID, asked only when the notification gets one.
     public static func take(_ notification: NotificationRequest, app: AppIdentity, caller: Caller, payloadBytes: Int,
                             context: PolicyContext, focusName: String?, table: NotificationTable,
-                            held: (UInt32) -> [Caller]?) -> Intake {
+                            held: (UInt32) -> [Caller]?, newID: () -> UInt32) -> Intake {
         var decision = Policy.decide(notification, app: app, context: context)
         let replacing = notification.replacesID
         // One ownership rule for what is shown and what is held: `Caller.mayActFor`.
@@ -85,9 +101,20 @@ public struct Intake: Equatable, Sendable {
         case .delivered, .coalesced: step = .forward(counts: replacing == 0 && decision.outcome != .coalesced)
         }
         // A held one replaced goes out as its replacement, or is held again in its place.
-        let releasesHeld = heldHolders != nil && step != .collapse && !isHeldStep(step)
-        return Intake(decision: decision, id: id, holders: holders, releasesHeld: releasesHeld, tooHeavyToHold: tooHeavy,
-                      step: step)
+        let replacesHeld = heldHolders != nil && step != .collapse && !isHeldStep(step)
+        let number = switch id { case .new: newID(); case .existing(let existing): existing }
+        let history = HistoryEntry(id: number, app: app.key, summary: notification.summary, body: notification.body,
+                                   level: decision.level, decision: decision.outcome, received: context.now,
+                                   kept: KeptRequest(notification, decision: decision, context: context, focusName: focusName))
+        var item: HeldNotification?
+        if case .hold(let reason) = step {
+            item = HeldNotification(id: number, reason: reason, app: app.key, summary: notification.summary,
+                                    body: notification.body, level: decision.level,
+                                    relevance: HeldNotification.relevance(of: notification), received: context.now,
+                                    holders: holders, processID: context.senderProcessID)
+        }
+        return Intake(decision: decision, id: id, number: number, holders: holders, replacesHeld: replacesHeld,
+                      tooHeavyToHold: tooHeavy, step: step, history: history, held: item)
     }
 
     private static func isHeldStep(_ step: Step) -> Bool { if case .hold = step { true } else { false } }

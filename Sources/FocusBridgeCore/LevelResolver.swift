@@ -28,8 +28,10 @@ public enum LevelResolver {
     }
 
     /// The level, its trace lines appended to `trace` (the decision's: no array of their own).
-    static func resolve(_ notification: NotificationRequest, rule: AppRule, trace: inout [String]) -> InterruptionLevel {
-        var level = tableLevel(notification, rule: rule, trace: &trace)
+    /// `asked`: the level the bridge gives its own notification, in the place of rule 2's hint.
+    static func resolve(_ notification: NotificationRequest, rule: AppRule, asked: InterruptionLevel? = nil,
+                        trace: inout [String]) -> InterruptionLevel {
+        var level = tableLevel(notification, rule: rule, asked: asked, trace: &trace)
         if level == .critical && !rule.critical {
             level = .timeSensitive
             trace.append("level: critical needs the app's `critical = true` entitlement → time-sensitive")
@@ -45,10 +47,15 @@ public enum LevelResolver {
         return level
     }
 
-    private static func tableLevel(_ notification: NotificationRequest, rule: AppRule, trace: inout [String]) -> InterruptionLevel {
+    private static func tableLevel(_ notification: NotificationRequest, rule: AppRule, asked: InterruptionLevel?,
+                                   trace: inout [String]) -> InterruptionLevel {
         if let level = rule.level {
             trace.append("level: \(level.rawValue) (rule 1: the app's `level` setting)")
             return level
+        }
+        if let asked {
+            trace.append("level: \(asked.rawValue) (rule 2: the bridge's own notification)")
+            return asked
         }
         if let text = notification.hints[levelHint]?.string {
             if let level = InterruptionLevel(rawValue: text) {

@@ -1,8 +1,8 @@
-/// The notifications the bridge is tracking after deciding them: who holds each bridge ID, and
-/// which daemon ID it is shown under — or, for one collapsed by the rate limit, which "N more"
-/// notification stands for it.
+/// Who holds each bridge ID shown or collapsed now (the bridge's own registry: the forwarder
+/// keeps only the daemon's IDs, `DaemonIDs`), and, for one collapsed by the rate limit, which
+/// "N more" notification stands for it.
 ///
-/// Each ID costs a 16-byte slot and no allocation of its own (`Slot`); `Entry` is the whole
+/// Each ID costs a 12-byte slot and no allocation of its own (`Slot`); `Entry` is the whole
 /// view of one, made when asked for.
 public struct NotificationTable: Sendable {
     public struct Entry: Equatable, Sendable {
@@ -11,8 +11,6 @@ public struct NotificationTable: Sendable {
         /// Every connection that holds this ID (it sent it, replaced it or repeated it), oldest
         /// first: each gets its signals and its one `NotificationClosed`.
         public var holders: [Caller]
-        /// The daemon's ID once the daemon has answered.
-        public var daemonID: UInt32?
         /// For a notification collapsed by the rate limit: the "N more from App" notification it
         /// is counted in; it ends when that one does.
         public var collapsedInto: UInt32?
@@ -26,9 +24,9 @@ public struct NotificationTable: Sendable {
         public var connections: [String] { holders.map(\.connection) }
     }
 
-    /// An ID whose life the table ended on its own (full table, too many holders): each of
-    /// `holders` must still be told it closed.
-    public struct Release: Equatable, Sendable {
+    /// Holders the table let go of on its own — the whole ID when the table is full, the oldest
+    /// holders past `maxHolders`: each of `holders` must still be told it closed.
+    public struct Dropped: Equatable, Sendable {
         public let id: UInt32
         public let holders: [Caller]
     }
@@ -39,39 +37,29 @@ public struct NotificationTable: Sendable {
     /// How many connections may hold one ID; past it the oldest holder is released.
     public static let maxHolders = 32
 
-    /// What is kept per ID: 16 bytes, no allocation of its own. The holders and the app key are
+    /// What is kept per ID: 12 bytes, no allocation of its own. The holders and the app key are
     /// handles into `callers` and `appKeys`; an ID held by more than one connection, or with
     /// renamed action keys, has the rest in `extras`.
     struct Slot: Sendable {
-        /// The app key's handle (under 2^30: there are never that many), and two flags: whether
-        /// `daemon` and `group` hold a value.
+        /// The app key's handle (under 2^31: there are never that many), and a flag: whether
+        /// `group` holds a value.
         private var packed: UInt32
         private var first: UInt32
-        private var daemon: UInt32
         private var group: UInt32
 
-        private static let hasDaemonID: UInt32 = 1 << 31
-        private static let hasGroup: UInt32 = 1 << 30
+        private static let hasGroup: UInt32 = 1 << 31
         private static let none = UInt32.max
 
-        init(appKey: UInt32, holder: UInt32?, daemonID: UInt32?, collapsedInto: UInt32?) {
+        init(appKey: UInt32, holder: UInt32?, collapsedInto: UInt32?) {
             precondition(appKey < Self.hasGroup)
-            packed = appKey | (daemonID == nil ? 0 : Self.hasDaemonID) | (collapsedInto == nil ? 0 : Self.hasGroup)
+            packed = appKey | (collapsedInto == nil ? 0 : Self.hasGroup)
             first = holder ?? Self.none
-            daemon = daemonID ?? 0
             group = collapsedInto ?? 0
         }
 
         var appKey: UInt32 { packed & (Self.hasGroup - 1) }
         /// The oldest holder (none only if it was tracked for nobody).
         var holder: UInt32? { first == Self.none ? nil : first }
-        var daemonID: UInt32? {
-            get { packed & Self.hasDaemonID == 0 ? nil : daemon }
-            set {
-                daemon = newValue ?? 0
-                packed = newValue == nil ? packed & ~Self.hasDaemonID : packed | Self.hasDaemonID
-            }
-        }
         var collapsedInto: UInt32? { packed & Self.hasGroup == 0 ? nil : group }
     }
 
@@ -88,7 +76,6 @@ public struct NotificationTable: Sendable {
     private var extras: [UInt32: Extra] = [:]
     private var callers = InternTable<Caller>()
     private var appKeys = InternTable<String>()
-    private var idForDaemonID: [UInt32: UInt32] = [:]
     private var order: [UInt32] = []
     private var orderStart = 0
 
@@ -104,9 +91,6 @@ public struct NotificationTable: Sendable {
 
     public func contains(_ id: UInt32) -> Bool { slots[id] != nil }
 
-    /// The daemon's ID for `id`, once the daemon answered.
-    public func daemonID(of id: UInt32) -> UInt32? { slots[id]?.daemonID }
-
     private func holderHandles(_ id: UInt32, _ slot: Slot) -> [UInt32] {
         guard let first = slot.holder else { return [] }
         return [first] + (extras[id]?.holders ?? [])
@@ -117,8 +101,8 @@ public struct NotificationTable: Sendable {
         var holders: [Caller] = []
         if let first = slot.holder { holders.append(callers[first]) }
         if let more = extra?.holders { holders += more.map { callers[$0] } }
-        return Entry(id: id, appKey: appKeys[slot.appKey], holders: holders, daemonID: slot.daemonID,
-                     collapsedInto: slot.collapsedInto, actionKeys: extra?.actionKeys ?? [:])
+        return Entry(id: id, appKey: appKeys[slot.appKey], holders: holders, collapsedInto: slot.collapsedInto,
+                     actionKeys: extra?.actionKeys ?? [:])
     }
 
     /// The entry for `id` if `caller` may act on it (see `Caller.mayActFor`); someone else's ID
@@ -133,21 +117,21 @@ public struct NotificationTable: Sendable {
     /// Returns what had to be given up to stay within the bounds.
     @discardableResult
     public mutating func track(_ id: UInt32, appKey: String, holder: Caller, actionKeys: [String: String] = [:],
-                               collapsedInto: UInt32? = nil) -> [Release] {
+                               collapsedInto: UInt32? = nil) -> [Dropped] {
         track(id, appKey: appKey, holders: [holder], actionKeys: actionKeys, collapsedInto: collapsedInto)
     }
 
     /// The same for several holders at once (a held notification going out keeps all of its).
     @discardableResult
     public mutating func track(_ id: UInt32, appKey: String, holders: [Caller], actionKeys: [String: String] = [:],
-                               collapsedInto: UInt32? = nil) -> [Release] {
-        var released: [Release] = []
+                               collapsedInto: UInt32? = nil) -> [Dropped] {
+        var released: [Dropped] = []
         let known = slots[id]
         let old = known.map { holderHandles(id, $0) } ?? []
         let merged = merge(old, holders, released: &released, id: id)
         let key = appKeys.retain(appKey)
         if let known { appKeys.release(known.appKey) }
-        slots[id] = Slot(appKey: key, holder: merged.first, daemonID: known?.daemonID, collapsedInto: collapsedInto)
+        slots[id] = Slot(appKey: key, holder: merged.first, collapsedInto: collapsedInto)
         let extra = Extra(holders: Array(merged.dropFirst()), actionKeys: actionKeys)
         extras[id] = extra.isEmpty ? nil : extra
         guard known == nil else { return released }
@@ -158,7 +142,7 @@ public struct NotificationTable: Sendable {
     /// Holders in order of arrival, each connection once (a repeat moves to the end); the handles
     /// of `old` are the table's already, those of `new` are retained here, and those dropped
     /// released.
-    private mutating func merge(_ old: [UInt32], _ new: [Caller], released: inout [Release], id: UInt32) -> [UInt32] {
+    private mutating func merge(_ old: [UInt32], _ new: [Caller], released: inout [Dropped], id: UInt32) -> [UInt32] {
         var result = old
         for holder in new {
             result.removeAll { handle in
@@ -170,29 +154,18 @@ public struct NotificationTable: Sendable {
         }
         if result.count > Self.maxHolders {
             let dropped = result.prefix(result.count - Self.maxHolders)
-            released.append(Release(id: id, holders: dropped.map { callers[$0] }))
+            released.append(Dropped(id: id, holders: dropped.map { callers[$0] }))
             for handle in dropped { callers.release(handle) }
             result.removeFirst(result.count - Self.maxHolders)
         }
         return result
     }
 
-    /// Records the daemon's ID for a bridge ID (replacing any earlier one).
-    public mutating func bind(_ id: UInt32, daemonID: UInt32) {
-        guard let slot = slots[id] else { return }
-        if let old = slot.daemonID, idForDaemonID[old] == id { idForDaemonID[old] = nil }
-        slots[id]?.daemonID = daemonID
-        idForDaemonID[daemonID] = id
-    }
-
-    public func id(forDaemonID daemonID: UInt32) -> UInt32? { idForDaemonID[daemonID] }
-
     @discardableResult
     public mutating func remove(_ id: UInt32) -> Entry? {
         guard let slot = slots[id] else { return nil }
         let entry = entry(id, slot)
         slots[id] = nil
-        if let daemonID = slot.daemonID, idForDaemonID[daemonID] == id { idForDaemonID[daemonID] = nil }
         for handle in holderHandles(id, slot) { callers.release(handle) }
         appKeys.release(slot.appKey)
         extras[id] = nil
@@ -205,30 +178,20 @@ public struct NotificationTable: Sendable {
         slots.filter { $0.value.collapsedInto == id }.map { entry($0.key, $0.value) }.sorted { $0.id < $1.id }
     }
 
-    /// The daemon went away: its IDs mean nothing now. Returns the entries it was showing,
-    /// which are forgotten.
-    public mutating func forgetDaemon() -> [Entry] {
-        let shown = slots.filter { $0.value.daemonID != nil }.keys.sorted()
-        let entries = shown.compactMap { remove($0) }
-        idForDaemonID.removeAll()
-        return entries
-    }
-
     /// Nothing is tracked: the storage a burst grew goes back (a dictionary keeps its capacity).
     private mutating func shrink() {
         slots = [:]
         extras = [:]
-        idForDaemonID = [:]
         order = []
         orderStart = 0
     }
 
-    private mutating func evictIfFull() -> [Release] {
-        var released: [Release] = []
+    private mutating func evictIfFull() -> [Dropped] {
+        var released: [Dropped] = []
         while slots.count > capacity, orderStart < order.count {
             let oldest = order[orderStart]
             orderStart += 1
-            if let entry = remove(oldest) { released.append(Release(id: entry.id, holders: entry.holders)) }
+            if let entry = remove(oldest) { released.append(Dropped(id: entry.id, holders: entry.holders)) }
         }
         // Drop the consumed prefix now and then, and IDs already removed, to keep `order` small.
         if orderStart > 4096 || order.count > capacity * 2 {

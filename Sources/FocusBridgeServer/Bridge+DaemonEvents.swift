@@ -13,7 +13,7 @@ extension Bridge: DownstreamEvents {
     }
 
     func downstreamGone() {
-        let shown = forwarder.daemonGone()
+        let shown = forwarder.daemonGone().compactMap { holders.remove($0) }
         // The bridge's own notifications vanished with the daemon: digests' items wait again;
         // what a "more from" notification counted ends with it.
         let ownIDs = Set(shown.filter { $0.connections.contains(ownName) }.map(\.id))
@@ -23,13 +23,13 @@ extension Bridge: DownstreamEvents {
         guard !shown.isEmpty else { return }
         logger.warning("the daemon went away; \(shown.count) notification(s) it showed are reported closed")
         for entry in shown {
-            recent.closed(entry.id)
+            tables.closed(entry.id)
             ended(entry.id, reason: .undefined, holders: entry.holders)
         }
     }
 
     func downstreamSignal(_ signal: DaemonSignal) {
-        guard let entry = forwarder.entry(forDaemonID: signal.daemonID) else { return }
+        guard let id = forwarder.id(forDaemonID: signal.daemonID), let entry = holders[id] else { return }
         switch signal {
         case .closed(_, let reason):
             notificationClosed(entry.id, reason: reason)

@@ -6,8 +6,8 @@ import FocusBridgeDBus
 extension Bridge {
     /// Tells every holder that its notification closed, and forgets it.
     func notificationClosed(_ id: UInt32, reason: CloseReason) {
-        recent.closed(id)
-        guard let entry = forwarder.forget(id) else { return }
+        tables.closed(id)
+        guard let entry = forget(id) else { return }
         // One of the bridge's own: what it stood for ends with it, for the same reason.
         if entry.connections.contains(ownName) { endMembers(of: id, reason: reason) }
         ended(id, reason: reason, holders: entry.holders)
@@ -18,11 +18,11 @@ extension Bridge {
     func endMembers(of id: UInt32, reason: CloseReason) {
         preferences.questionEnded(id)
         let items = held.members(ofDigest: id)
-        held.release(items.map(\.id))
+        held.remove(items.map(\.id))
         for item in items { ended(item.id, reason: reason, holders: item.holders) }
         collapses.ended(id)
-        for member in forwarder.table.collapsed(into: id) {
-            forwarder.forget(member.id)
+        for member in holders.collapsed(into: id) {
+            forget(member.id)
             ended(member.id, reason: reason, holders: member.holders)
         }
     }
@@ -34,8 +34,19 @@ extension Bridge {
         commit.noteClosed(id, reason: reason, at: clock.now)
     }
 
-    /// Tells the holders the table gave up (it stays bounded) that their notifications ended.
-    func release(_ released: [NotificationTable.Release]) {
-        for item in released { ended(item.id, reason: .undefined, holders: item.holders) }
+    /// Forgets `id`: who holds it, and the daemon's ID for it.
+    @discardableResult
+    func forget(_ id: UInt32) -> NotificationTable.Entry? {
+        forwarder.forget(id)
+        return holders.remove(id)
+    }
+
+    /// Tells the holders the table let go of (it stays bounded) that their notifications ended.
+    func endDropped(_ dropped: [NotificationTable.Dropped]) {
+        for item in dropped {
+            // The whole ID went, not only some of its holders: its daemon ID goes too.
+            if !holders.contains(item.id) { forwarder.forget(item.id) }
+            ended(item.id, reason: .undefined, holders: item.holders)
+        }
     }
 }

@@ -73,7 +73,7 @@ extension Bridge {
                             decision: .delivered, received: clock.now,
                             steps: [FateStep(.copyOf, at: clock.now, number: id)], kept: copyKept))
         commit.noteFate(id, FateStep(.shownAgain, at: clock.now, number: copy))
-        deliver(copy, Self.copyArguments(request), request, shown, holders: [ownCaller], processID: nil, counts: false)
+        deliver(copy, Self.copyArguments(request), shown, holders: [ownCaller], processID: nil, counts: false)
         stateChanged()
         return FateActionReport(action: "show", ids: [id], copy: copy,
                                 message: "Notification \(id) (\(entry.app)) is shown again as notification \(copy), "
@@ -113,7 +113,7 @@ extension Bridge {
                 + "focusctl dismiss ends held notifications only.")
         }
         let digest = held.digest(of: id)
-        held.release([id])
+        held.remove([id])
         ended(id, reason: .dismissed, holders: item.holders)
         closeIfEmpty(digest)
         return FateActionReport(action: "dismiss", ids: [id],
@@ -128,7 +128,7 @@ extension Bridge {
             return FateActionReport(action: "dismiss", ids: [], message: "Nothing was held; nothing was dismissed.")
         }
         let digests = Set(items.compactMap { held.digest(of: $0.id) })
-        held.release(items.map(\.id))
+        held.remove(items.map(\.id))
         for item in items { ended(item.id, reason: .dismissed, holders: item.holders) }
         for digest in digests.sorted() { closeIfEmpty(digest) }
         let n = items.count

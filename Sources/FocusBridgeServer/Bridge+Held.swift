@@ -27,7 +27,7 @@ extension Bridge {
             replay(items.sorted { ($0.received, $0.id) < ($1.received, $1.id) }.map(\.id), cause: "the end of \(name)")
         case .none:
             logger.info("\(name) ended: \(items.count) held notification(s) kept in history only")
-            held.release(items.map(\.id))
+            held.remove(items.map(\.id))
             // Never to be shown: dismissed, as the person chose.
             for item in items { ended(item.id, reason: .dismissed, holders: item.holders) }
         }
@@ -56,17 +56,16 @@ extension Bridge {
         stateChanged()
     }
 
-    /// Sends one of the bridge's own notifications (a digest, a question), held by the bridge.
+    /// Sends one of the bridge's own notifications (a digest, a question), active, held by the bridge.
     func sendOwn(_ id: UInt32, title: String, body: String, actions: [String]) {
         record(HistoryEntry(id: id, app: Self.ownAppName, summary: title, body: body, level: .active,
                             decision: .delivered, received: clock.now))
         let arguments = NotifyArguments.own(appName: Self.ownAppName,
                                             appIcon: "preferences-system-notifications",
                                             summary: title, body: body, actions: actions)
-        let request = NotificationRequest(appName: Self.ownAppName, summary: title, body: body, actions: actions)
         let app = AppIdentity(key: Self.ownAppName, source: .appName)
-        let shown = Policy.present(request, app: app, context: policyContext())
-        deliver(id, arguments, request, shown, holders: [ownCaller], processID: UInt32(getpid()), counts: true)
+        let shown = Policy.present(arguments.request, app: app, level: .active, context: policyContext())
+        deliver(id, arguments, shown, holders: [ownCaller], processID: UInt32(getpid()), counts: true)
     }
 
     /// The person chose an action on one of the bridge's own notifications.
@@ -95,14 +94,13 @@ extension Bridge {
             }
             let request = arguments.request
             let app = AppIdentity(key: item.app, source: .appName)
-            // A context per item, gone before `deliver` changes what it copied (see `take`).
-            let (shown, counts) = { (context: PolicyContext) in
-                (Policy.present(request, app: app, context: context), Policy.replayCounts(request, app: app, context: context))
-            }(policyContext())
-            deliver(item.id, arguments, request, shown, holders: item.holders, processID: item.processID, counts: counts)
+            let context = policyContext()
+            let shown = Policy.present(request, app: app, context: context)
+            let counts = Policy.replayCounts(request, app: app, context: context)
+            deliver(item.id, arguments, shown, holders: item.holders, processID: item.processID, counts: counts)
         }
         held.replayDrained()
-        held.release(released)
+        held.remove(released)
     }
 
     /// The person chose Show All or Dismiss on digest `digestID`.
@@ -114,7 +112,7 @@ extension Bridge {
             feedReplays()
         default:
             // Dismiss: what the digest stood for is dismissed by the person, each ID told so.
-            held.release(items.map(\.id))
+            held.remove(items.map(\.id))
             for item in items { ended(item.id, reason: .dismissed, holders: item.holders) }
         }
         closeOnDaemon(digestID)

@@ -6,8 +6,9 @@ import Logging
 import Glibc
 #endif
 
-/// The bridge: takes each `Notify`, has the `Intake` decide it, records it and answers at once
-/// (`GroupCommit`), then forwards it (`Forwarder`) or holds it durably (`HeldRegistry`); ends
+/// The bridge: takes each notification a door decoded, has the `Intake` plan it and carries the
+/// plan out (`execute`): recorded and answered at once (`GroupCommit`), then forwarded
+/// (`Forwarder`) or held durably (`HeldRegistry`). It owns who holds each ID (`holders`), ends
 /// every ID once and sends the daemon's signals back to the holders (`NotificationSignals`).
 /// docs/ARCHITECTURE.md walks one notification through these.
 final class Bridge {
@@ -27,22 +28,21 @@ final class Bridge {
     /// The person's choices per app and the mutes.
     let preferences: AppPreferences
     let forwarder: Forwarder
+    /// Who holds each ID shown or collapsed now.
+    var holders = NotificationTable()
     let collapses = FloodCollapse()
     let signals: NotificationSignals
     /// Unread counts for docks (`Badges.swift`).
     let badges: Badges
-    var recent = DuplicateTracker()
-    /// Per-app rate limits (their "N more from App" notifications are `collapses`).
-    private var flood: FloodGate
+    /// What was delivered recently (duplicates) and per-app rate limits (their "N more from App"
+    /// notifications are `collapses`): every decision reads them in place.
+    let tables: DeliveryTables
     private(set) var received = 0
     /// The policy part of the configuration (replaced on reload).
     var settings: PolicySettings {
         didSet {
             badges.settingsChanged(settings)
-            let general = settings.general
-            if general.rateLimit != flood.limit || Double(general.rateLimitSeconds) != flood.window {
-                flood = FloodGate(limit: general.rateLimit, window: Double(general.rateLimitSeconds))
-            }
+            tables.limit(settings.general.rateLimit, window: Double(settings.general.rateLimitSeconds))
         }
     }
     /// Silent mode (the Ring/Silent switch), kept in the store across restarts.
@@ -61,7 +61,8 @@ final class Bridge {
         self.bus = bus
         self.notificationBus = notificationBus
         self.settings = settings
-        flood = FloodGate(limit: settings.general.rateLimit, window: Double(settings.general.rateLimitSeconds))
+        tables = DeliveryTables(flood: FloodGate(limit: settings.general.rateLimit,
+                                                 window: Double(settings.general.rateLimitSeconds)))
         silent = try store.setting("silent") == "on"
         self.store = store
         self.clock = clock
@@ -80,9 +81,9 @@ final class Bridge {
     }
 
     private func connect() {
-        // Reply first, forward after: nothing goes to the daemon while callers wait for their IDs;
-        // each commit, once its callers are answered, forwards what waits.
-        forwarder.mayForward = { [weak commit] in commit?.isPending == false }
+        forwarder.events = self
+        // Reply first, forward after: nothing goes to the daemon while callers wait for their IDs
+        // (`mayForward`); each commit, once its callers are answered, forwards what waits.
         commit.committed = { [weak self] ends, answered in
             guard let self else { return }
             for end in ends { ended(end.id, reason: end.reason, holders: end.holders) }
@@ -92,13 +93,13 @@ final class Bridge {
         commit.holdsRefused = { [weak self] in self?.stateChanged() }
         held.changed = { [weak self] in self?.stateChanged() }
         preferences.changed = { [weak self] in self?.stateChanged() }
-        forwarder.givenUp = { [weak self] id, reason in self?.notificationClosed(id, reason: reason) }
-        forwarder.took = { [weak self] in self?.feedReplays() }
-        forwarder.trimming = { [weak store] in store?.releaseMemory() }
-        collapses.show = { [weak self] id, app, arguments, request in
+        collapses.show = { [weak self] id, app, arguments in
             guard let self else { return }
-            let shown = Policy.present(request, app: app, context: policyContext())
-            deliver(id, arguments, request, shown, holders: [ownCaller], processID: nil, counts: false)
+            // It speaks of the app by its key, also as the summary of a hidden preview.
+            var request = arguments.request
+            request.appName = app.key
+            let shown = Policy.present(request, app: app, level: .passive, context: policyContext())
+            deliver(id, arguments, shown, holders: [ownCaller], processID: nil, counts: false)
         }
     }
 
@@ -118,7 +119,7 @@ final class Bridge {
         let daemon = downstream.serverInformation
         return PolicyContext(settings: settings, now: clock.now, silent: silent, screenLocked: screenLocked,
                              capabilities: capabilities, activeFocus: activeFocus.flatMap { settings.focus(named: $0.name) },
-                             recent: recent, flood: flood, daemonButtonLimit: daemon?.buttonLimit,
+                             tables: tables, daemonButtonLimit: daemon?.buttonLimit,
                              choices: preferences.choices, mutes: preferences.mutes,
                              clickRunsSoleAction: daemon?.clickRunsSoleAction ?? false,
                              focusedWindow: windows.focused)
@@ -131,80 +132,69 @@ final class Bridge {
 
     // MARK: Calls from applications
 
+    /// A notification the fdo door decoded, from `call`'s sender: who sends it is looked up
+    /// (once per connection), then it is planned and the plan carried out.
     func notify(_ call: IncomingCall, _ arguments: NotifyArguments) {
         senders.withSender(call.sender) { [self] sender in
-            accept(call, arguments, caller: sender.caller(call.sender), process: sender.process)
+            let process = sender.process
+            execute(plan(arguments, caller: sender.caller(call.sender), process: process), arguments,
+                    processID: process?.processID, waiter: call)
         }
     }
 
-    private func accept(_ call: IncomingCall, _ arguments: NotifyArguments, caller: Caller, process: ProcessIdentity?) {
+    /// The intake's plan for `arguments` with the live state.
+    func plan(_ arguments: NotifyArguments, caller: Caller, process: ProcessIdentity?) -> Intake {
         let notification = arguments.request
-        forwarder.handled(0, bytes: arguments.byteCount)
-        let app = AppIdentity.resolve(notification, process: process)
-        let (intake, kept) = take(notification, app: app, caller: caller, process: process, payloadBytes: arguments.byteCount)
-        let decision = intake.decision
-        if intake.tooHeavyToHold {
-            logger.warning("a notification of \(app.key) weighs \(arguments.byteCount) bytes, more than a held one may (\(HeldNotification.maxPayloadBytes)); delivered now")
-        }
-        let id = switch intake.id { case .new: ids.next(); case .existing(let id): id }
-        let history = HistoryEntry(id: id, app: app.key, summary: notification.summary, body: notification.body,
-                                   level: decision.level, decision: decision.outcome, received: clock.now,
-                                   kept: kept)
-        received += 1
-        logger.debug("notification \(id): \(decision.trace.joined(separator: "; "))")
-        if intake.releasesHeld { held.release([id]) }
+        var context = policyContext()
+        context.senderProcessID = process?.processID
+        return Intake.take(notification, app: AppIdentity.resolve(notification, process: process), caller: caller,
+                           payloadBytes: arguments.byteCount, context: context, focusName: activeFocus?.name,
+                           table: holders, held: held.holders(of:), newID: ids.next)
+    }
 
-        switch intake.step {
-        case .hold(let reason):
-            let item = HeldNotification(id: id, reason: reason, app: app.key, summary: notification.summary,
-                                        body: notification.body, level: decision.level,
-                                        relevance: HeldNotification.relevance(of: notification), received: clock.now,
-                                        holders: intake.holders, processID: process?.processID)
+    /// Carries out `plan`: the history row (and a held item) with this commit, `waiter` answered
+    /// after it, then the one step.
+    func execute(_ plan: Intake, _ arguments: NotifyArguments, processID: UInt32?, waiter: any IDWaiter) {
+        let id = plan.number
+        let decision = plan.decision
+        forwarder.handled(0, bytes: arguments.byteCount)
+        received += 1
+        if plan.tooHeavyToHold {
+            logger.warning("a notification of \(decision.app.key) weighs \(arguments.byteCount) bytes, more than a held one may (\(HeldNotification.maxPayloadBytes)); delivered now")
+        }
+        logger.debug("notification \(id): \(decision.trace.joined(separator: "; "))")
+        if plan.replacesHeld { held.remove([id]) }
+        commit.answer(waiter, id: id, history: plan.history)
+
+        switch plan.step {
+        case .hold:
+            guard let item = plan.held else { return }
             held.hold(item)
-            badges.counted(id, app: app)
-            // Durable before the caller hears the ID.
-            let stored = arguments.all // GVariant's serialised form, as the store has always kept it
+            badges.counted(id, app: decision.app)
+            // Durable with the same commit, before the caller hears the ID.
+            let stored = arguments.all // GVariant's serialised form, the state files' format
             commit.hold(Store.Hold(item: item, payloadType: stored.typeString, payload: stored.bytes)) {
                 [weak self] in
                 // The store refused it: delivering is better than losing it.
                 self?.held.forget(id)
-                self?.deliver(id, arguments, notification, decision.shown, holders: intake.holders,
-                              processID: process?.processID, counts: notification.replacesID == 0)
+                self?.deliver(id, arguments, decision.shown, holders: item.holders, processID: processID,
+                              counts: arguments.replacesID == 0)
             }
-            commit.answer(call, id: id, history: history)
             stateChanged()
         case .drop(let endsAtOnce):
-            // The app hears the ID, then that it was dismissed, so a waiting sender is released.
-            commit.answer(call, id: id, history: history)
-            // From the app in front: expired, as a notification the person saw in the app.
-            let reason: CloseReason = decision.outcome == .foreground ? .expired : .dismissed
-            if endsAtOnce { commit.endAfterAnswers(id, reason: reason, holders: intake.holders) }
+            // The app hears the ID, then that it closed, so a waiting sender is released.
+            if endsAtOnce { commit.endAfterAnswers(id, reason: plan.dropReason, holders: plan.holders) }
         case .collapse:
             // Alive, counted in the app's "N more" notification; it ends when that one does.
-            commit.answer(call, id: id, history: history)
-            let group = collapses.group(for: app, newID: ids.next)
-            release(forwarder.track(id, appKey: app.key, holders: [caller], collapsedInto: group))
-            badges.counted(id, app: app)
-            collapses.count(app, arguments: arguments, latest: notification.summary)
+            let group = collapses.group(for: decision.app, newID: ids.next)
+            endDropped(holders.track(id, appKey: decision.app.key, holders: plan.holders, collapsedInto: group))
+            badges.counted(id, app: decision.app)
+            collapses.count(decision.app, arguments: arguments, latest: arguments.summary)
         case .forward(let counts):
-            commit.answer(call, id: id, history: history)
-            deliver(id, arguments, notification, decision.shown, holders: intake.holders,
-                    processID: process?.processID, counts: counts, duplicateKey: decision.duplicateKey)
+            deliver(id, arguments, plan.shown, holders: plan.holders, processID: processID, counts: counts,
+                    duplicateKey: decision.duplicateKey)
             askAboutTimeSensitive(after: decision)
         }
-    }
-
-    /// The intake's verdict with the live state, and what history keeps of it. The context holds
-    /// copies of `recent` and `flood`; it is gone when this returns, before `deliver` changes them
-    /// — alive, it would make every Notify copy their tables (`make bench` found 0.8M instructions
-    /// a Notify in that).
-    private func take(_ notification: NotificationRequest, app: AppIdentity, caller: Caller, process: ProcessIdentity?,
-                      payloadBytes: Int) -> (Intake, KeptRequest) {
-        var context = policyContext()
-        context.senderProcessID = process?.processID
-        let intake = Intake.take(notification, app: app, caller: caller, payloadBytes: payloadBytes, context: context,
-                                 focusName: activeFocus?.name, table: forwarder.table, held: held.holders(of:))
-        return (intake, KeptRequest(notification, decision: intake.decision, context: context, focusName: activeFocus?.name))
     }
 
     func close(_ call: IncomingCall, id: UInt32) {
@@ -212,9 +202,9 @@ final class Bridge {
             let caller = sender.caller(call.sender)
             // Someone else's ID is treated as unknown: success, no effect.
             if held.owns(id, by: caller), let item = held[id] {
-                held.release([id])
+                held.remove([id])
                 ended(id, reason: .closedByCall, holders: item.holders)
-            } else if forwarder.table.owned(id, by: caller) != nil {
+            } else if holders.owned(id, by: caller) != nil {
                 forwarder.close(id)
             }
             call.reply()
@@ -232,17 +222,15 @@ final class Bridge {
     // MARK: To the daemon
 
     /// Sends a notification to the daemon as `shown` says, for `holders`; `duplicateKey` is the
-    /// request's, when its decision made it.
-    func deliver(_ id: UInt32, _ arguments: NotifyArguments, _ request: NotificationRequest, _ shown: Shown,
-                 holders: [Caller], processID: UInt32?, counts: Bool, duplicateKey: DuplicateTracker.Key? = nil) {
-        if counts { flood.delivered(shown.app.key, at: clock.now) }
-        release(forwarder.track(id, appKey: shown.app.key, holders: holders, actionKeys: shown.actions.originalKeys))
-        recent.delivered(id, appKey: shown.app.key, summary: request.summary, body: request.body, at: clock.now,
-                         key: duplicateKey)
+    /// notification's, when its decision made it.
+    func deliver(_ id: UInt32, _ arguments: NotifyArguments, _ shown: Shown, holders newHolders: [Caller],
+                 processID: UInt32?, counts: Bool, duplicateKey: DuplicateTracker.Key? = nil) {
+        tables.delivered(id, appKey: shown.app.key, summary: arguments.summary, body: arguments.body, at: clock.now,
+                         counts: counts, key: duplicateKey)
+        endDropped(holders.track(id, appKey: shown.app.key, holders: newHolders, actionKeys: shown.actions.originalKeys))
         noteDaemonQuiet(id)
         badges.counted(id, app: shown.app)
-        forwarder.send(arguments.forwarded(id: id, request: request, shown: shown,
-                                           process: processID.map { ProcessIdentity(processID: $0) }))
+        forwarder.send(arguments.forwarded(id: id, shown: shown, process: processID.map { ProcessIdentity(processID: $0) }))
     }
 
     func newID() -> UInt32 { ids.next() }
@@ -251,4 +239,12 @@ final class Bridge {
     func closeOnDaemon(_ id: UInt32) { forwarder.closeNow(id) }
 
     func record(_ entry: HistoryEntry) { commit.record(entry) }
+}
+
+extension Bridge: ForwarderEvents {
+    var mayForward: Bool { !commit.isPending }
+    func isAlive(_ id: UInt32) -> Bool { holders.contains(id) }
+    func givenUp(_ id: UInt32, reason: CloseReason) { notificationClosed(id, reason: reason) }
+    func took() { feedReplays() }
+    func trimming() { store.releaseMemory() }
 }

@@ -11,8 +11,8 @@ final class FloodCollapse {
 
     private var groups: [String: (id: UInt32, count: Int)] = [:]
     private var timers: [String: SourceID] = [:]
-    /// Shows (or updates) the "N more" notification `id` of `app`.
-    var show: (_ id: UInt32, _ app: AppIdentity, _ arguments: NotifyArguments, _ request: NotificationRequest) -> Void = { _, _, _, _ in }
+    /// Shows (or updates) the "N more" notification `id` of `app` (passive, held by the bridge).
+    var show: (_ id: UInt32, _ app: AppIdentity, _ arguments: NotifyArguments) -> Void = { _, _, _ in }
 
     /// The ID of the app's "N more" notification, made on its first collapsed notification.
     func group(for app: AppIdentity, newID: () -> UInt32) -> UInt32 {
@@ -56,8 +56,6 @@ final class FloodCollapse {
     private func update(_ app: AppIdentity, appName: String, icon: String, latest: String) {
         guard let entry = groups[app.key.lowercased()] else { return }
         let title = "\(entry.count) more from \(app.key)"
-        let request = NotificationRequest(appName: app.key, summary: title, body: latest,
-                                          hints: [LevelResolver.levelHint: .string("passive")])
-        show(entry.id, app, .own(appName: appName, appIcon: icon, summary: title, body: latest), request)
+        show(entry.id, app, .own(appName: appName, appIcon: icon, summary: title, body: latest))
     }
 }

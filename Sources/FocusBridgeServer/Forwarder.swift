@@ -2,9 +2,24 @@ import FocusBridgeCore
 import FocusBridgeDBus
 import Logging
 
+/// What the forwarder asks of and tells the bridge.
+protocol ForwarderEvents: AnyObject {
+    /// Whether anything may go to the daemon now: callers hear their IDs first, so nothing is
+    /// sent while answers wait for their commit.
+    var mayForward: Bool { get }
+    /// Whether bridge ID `id` is still alive: a daemon ID is bound only to a live one.
+    func isAlive(_ id: UInt32) -> Bool
+    /// The daemon refused `id`, or it was given up: it ended.
+    func givenUp(_ id: UInt32, reason: CloseReason)
+    /// The daemon took a notification: room in the queue.
+    func took()
+    /// Before the heap is trimmed after a burst: caches to give back first (SQLite's pages).
+    func trimming()
+}
+
 /// Forwarding to the daemon: the queue (first in, first out, at most 8 calls in flight, bounded
 /// by count and bytes), the daemon's IDs for the bridge's, retries while the daemon is away, and
-/// giving the heap back after a burst (docs/RELIABILITY.md).
+/// giving the heap back after a burst (docs/RELIABILITY.md). Who holds each ID is the bridge's.
 final class Forwarder {
     /// At most this many notifications, and this many bytes of them, wait for the daemon; past
     /// either the oldest is given up.
@@ -12,8 +27,8 @@ final class Forwarder {
     static let maxQueuedBytes = 64 << 20
 
     let downstream: Downstream
-    /// Who holds each bridge ID shown or collapsed, and its daemon ID once the daemon answered.
-    private(set) var table = NotificationTable()
+    /// The daemon's ID for each bridge ID it shows.
+    private(set) var daemonIDs = DaemonIDs()
     private var queue = ForwardQueue<ForwardWork>(maxInFlight: 8, weigh: ForwardWork.weight)
     private let logger: Logger
     private(set) var delivered = 0
@@ -21,14 +36,8 @@ final class Forwarder {
     private var sinceTrim = 0
     private var bytesSinceTrim = 0
 
-    /// Whether anything may go to the daemon now (the bridge answers its callers first).
-    var mayForward: () -> Bool = { true }
-    /// The daemon refused `id`, or it was given up: it ended.
-    var givenUp: (_ id: UInt32, _ reason: CloseReason) -> Void = { _, _ in }
-    /// The daemon took a notification: room in the queue.
-    var took: () -> Void = {}
-    /// Before the heap is trimmed after a burst: caches to give back first (SQLite's pages).
-    var trimming: () -> Void = {}
+    weak var events: ForwarderEvents?
+    private var mayForward: Bool { events?.mayForward ?? true }
 
     init(downstream: Downstream, logger: Logger) {
         self.downstream = downstream
@@ -38,24 +47,16 @@ final class Forwarder {
     var queued: Int { queue.queued }
     var inFlight: Int { queue.inFlight }
 
-    // MARK: The table
+    // MARK: The daemon's IDs
 
-    /// Tracks `id` for `holders`; returns what the table gave up to stay bounded.
-    func track(_ id: UInt32, appKey: String, holders: [Caller], actionKeys: [String: String] = [:],
-               collapsedInto: UInt32? = nil) -> [NotificationTable.Release] {
-        table.track(id, appKey: appKey, holders: holders, actionKeys: actionKeys, collapsedInto: collapsedInto)
-    }
+    /// Bridge ID `id` ended: the daemon's ID for it is forgotten.
+    func forget(_ id: UInt32) { daemonIDs.forget(id) }
 
-    @discardableResult
-    func forget(_ id: UInt32) -> NotificationTable.Entry? { table.remove(id) }
+    /// The bridge ID a daemon signal is about.
+    func id(forDaemonID daemonID: UInt32) -> UInt32? { daemonIDs.id(forDaemonID: daemonID) }
 
-    /// The entry a daemon signal is about.
-    func entry(forDaemonID daemonID: UInt32) -> NotificationTable.Entry? {
-        table.id(forDaemonID: daemonID).flatMap { table[$0] }
-    }
-
-    /// The daemon went away: what it showed is forgotten and returned.
-    func daemonGone() -> [NotificationTable.Entry] { table.forgetDaemon() }
+    /// The daemon went away: the bridge IDs it showed, forgotten here.
+    func daemonGone() -> [UInt32] { daemonIDs.forgetAll() }
 
     // MARK: Sending
 
@@ -72,7 +73,7 @@ final class Forwarder {
               let oldest = queue.dropOldest() {
             // Memory stays bounded while the daemon is away or slow: the oldest never shown is given up.
             logger.warning("more than \(Self.maxQueued) notifications or \(Self.maxQueuedBytes >> 20) MiB wait for the daemon; notification \(oldest.id) given up")
-            givenUp(oldest.id, .undefined)
+            events?.givenUp(oldest.id, reason: .undefined)
         }
         pump()
     }
@@ -85,27 +86,27 @@ final class Forwarder {
 
     /// Closes the daemon's copy of `id` now, if it shows one.
     func closeNow(_ id: UInt32) {
-        if let daemonID = table.daemonID(of: id) { downstream.close(daemonID: daemonID, bridgeID: id) }
+        if let daemonID = daemonIDs.daemonID(of: id) { downstream.close(daemonID: daemonID, bridgeID: id) }
     }
 
     /// Sends what may be sent now: in order, within the in-flight bound, only while the daemon is there.
     func pump() {
-        guard mayForward() else { return }
+        guard mayForward else { return }
         defer { trimAfterBurst() }
         while downstream.isConnected, let job = queue.next() {
             switch job.work {
             case .notify(let notification):
-                let replacing = table.daemonID(of: job.id) ?? 0
+                let replacing = daemonIDs.daemonID(of: job.id) ?? 0
                 downstream.notify(notification, replacing: replacing) { [weak self] result in
                     self?.forwarded(job, result: result)
                 }
             case .close:
                 queue.finish(job.id)
-                if let daemonID = table.daemonID(of: job.id) {
+                if let daemonID = daemonIDs.daemonID(of: job.id) {
                     downstream.close(daemonID: daemonID, bridgeID: job.id)
                 } else {
                     // Never shown (or collapsed): close it here.
-                    givenUp(job.id, .closedByCall)
+                    events?.givenUp(job.id, reason: .closedByCall)
                 }
             }
         }
@@ -116,14 +117,15 @@ final class Forwarder {
         case .success(let daemonID):
             queue.finish(job.id)
             delivered += 1
-            table.bind(job.id, daemonID: daemonID)
-            took()
+            // One that ended while the daemon was answering stays unbound.
+            if events?.isAlive(job.id) ?? true { daemonIDs.bind(job.id, daemonID: daemonID) }
+            events?.took()
         case .failure(let error) where error.meansDaemonAbsent:
             queue.retry(job) // sent again when the daemon is back
         case .failure(let error):
             queue.finish(job.id)
             logger.warning("the daemon did not take notification \(job.id): \(error)")
-            if error.name != DBusError.noReply { givenUp(job.id, .undefined) }
+            if error.name != DBusError.noReply { events?.givenUp(job.id, reason: .undefined) }
         }
         pump()
     }
@@ -132,11 +134,11 @@ final class Forwarder {
     /// keeps it otherwise, and the bridge would stay as large as its largest flood.
     private func trimAfterBurst() {
         guard sinceTrim >= 1000 || bytesSinceTrim >= 64 << 20, queue.inFlight == 0, queue.queued == 0,
-              mayForward() else { return }
+              mayForward else { return }
         sinceTrim = 0
         bytesSinceTrim = 0
-        MainLoop.whenIdle { [trimming] in
-            trimming()
+        MainLoop.whenIdle { [weak events] in
+            events?.trimming()
             Heap.trim()
         }
     }

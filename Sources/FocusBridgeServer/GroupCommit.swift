@@ -2,6 +2,12 @@ import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeStore
 
+/// Whoever waits for a notification's ID: a door's call (the fdo door's `Notify`), answered
+/// once the commit has it. A class: the batch keeps a reference, nothing is allocated per call.
+protocol IDWaiter: AnyObject {
+    func answer(_ id: UInt32)
+}
+
 /// Group commit: what one main-loop pass records — history rows, held notifications, closings —
 /// is written in one transaction (at the end of the bus dispatch that read the calls, or when the
 /// loop is idle for work from elsewhere: `DispatchEnd`), and the callers hear their IDs only after it, so nothing
@@ -41,15 +47,15 @@ final class GroupCommit {
         }
     }
 
-    /// A reply waiting for the commit: a `Notify`'s ID (the call and the ID, no closure made per
+    /// A reply waiting for the commit: an ID for whoever waits for it (no closure made per
     /// call), or what a unit test runs.
     private enum Answer {
-        case notify(IncomingCall, UInt32)
+        case id(any IDWaiter, UInt32)
         case run(() -> Void)
 
         func send() {
             switch self {
-            case .notify(let call, let id): NotificationsInterface.reply(call, id: id)
+            case .id(let waiter, let id): waiter.answer(id)
             case .run(let reply): reply()
             }
         }
@@ -83,11 +89,11 @@ final class GroupCommit {
         self.failures = failures
     }
 
-    /// Answers `call` with `id` once `history` (and the rest of this pass) is committed.
+    /// Answers `waiter` with `id` once `history` (and the rest of this pass) is committed.
     /// `history` is consumed: moved into the batch, not copied (its texts retained and released).
-    func answer(_ call: IncomingCall, id: UInt32, history: consuming HistoryEntry) {
+    func answer(_ waiter: any IDWaiter, id: UInt32, history: consuming HistoryEntry) {
         pending.history.append(history)
-        pending.answers.append(.notify(call, id))
+        pending.answers.append(.id(waiter, id))
         schedule()
     }
 

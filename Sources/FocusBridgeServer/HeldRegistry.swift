@@ -73,8 +73,8 @@ final class HeldRegistry {
         })
     }
 
-    /// Forgets held notifications (delivered, replaced, closed or dismissed), durably.
-    func release(_ ids: [UInt32]) {
+    /// Removes held notifications (delivered, replaced, closed or dismissed), durably.
+    func remove(_ ids: [UInt32]) {
         let present = ids.filter { held[$0] != nil }
         guard !present.isEmpty else { return }
         commit.withdrawHolds(Set(present))
@@ -144,7 +144,7 @@ final class HeldRegistry {
     var replayWaits: Bool { backlogStart < backlog.count }
 
     /// The next held notification to replay, with its stored arguments (nil arguments: they
-    /// cannot be read); nil when none waits. It stays held until `release`.
+    /// cannot be read); nil when none waits. It stays held until `remove`.
     func nextReplay() -> (item: HeldNotification, arguments: NotifyArguments?, cause: String?)? {
         while backlogStart < backlog.count {
             let id = backlog[backlogStart]

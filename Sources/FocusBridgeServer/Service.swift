@@ -142,7 +142,7 @@ public final class Service {
         focus.changedByHand = { [weak share] change, endGiven in share?.publish(change, endGiven: endGiven) }
         control.share = share
         self.share = share
-        try NotificationsInterface.export(on: notifications, to: bridge)
+        try FdoDoor.export(on: notifications, to: bridge)
         try control.export()
         self.control = control
         try downstream.passthrough?.install(on: notifications, senders: bridge.senders)

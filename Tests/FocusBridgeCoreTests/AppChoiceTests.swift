@@ -91,7 +91,7 @@ final class AppChoiceTests: XCTestCase {
         // The intake ends a muted notification's ID at once, as a dropped one's.
         let intake = Intake.take(NotificationRequest(summary: "hi"), app: app, caller: Caller(connection: ":1.1", userID: 1000),
                                  payloadBytes: 10, context: PolicyContext(now: now, mutes: mutes), focusName: nil,
-                                 table: NotificationTable(), held: { _ in nil })
+                                 table: NotificationTable(), held: { _ in nil }, newID: { 1 })
         XCTAssertEqual(intake.step, .drop(endsAtOnce: true))
     }
 

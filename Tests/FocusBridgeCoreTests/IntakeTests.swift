@@ -17,7 +17,7 @@ final class IntakeTests: XCTestCase {
         var context = PolicyContext(now: now)
         change(&context)
         return Intake.take(notification, app: app, caller: caller ?? alice, payloadBytes: payloadBytes,
-                           context: context, focusName: focusName, table: table, held: { held[$0] })
+                           context: context, focusName: focusName, table: table, held: { held[$0] }, newID: { 100 })
     }
 
     private func focus(_ context: inout PolicyContext) {
@@ -29,7 +29,7 @@ final class IntakeTests: XCTestCase {
         XCTAssertEqual(intake.id, .new)
         XCTAssertEqual(intake.holders, [alice])
         XCTAssertEqual(intake.step, .forward(counts: true))
-        XCTAssertFalse(intake.releasesHeld)
+        XCTAssertFalse(intake.replacesHeld)
     }
 
     func testAFocusHoldsForItsName() {
@@ -69,17 +69,17 @@ final class IntakeTests: XCTestCase {
         let intake = take(NotificationRequest(replacesID: 9, summary: "Hi"), caller: aliceAgain, held: held)
         XCTAssertEqual(intake.id, .existing(9))
         XCTAssertEqual(intake.holders, [alice, aliceAgain])
-        XCTAssertTrue(intake.releasesHeld)
+        XCTAssertTrue(intake.replacesHeld)
         XCTAssertEqual(intake.step, .forward(counts: false))
 
         let again = take(NotificationRequest(replacesID: 9, summary: "Hi"), caller: aliceAgain, held: held,
                          focusName: "Work", focus)
         XCTAssertEqual(again.step, .hold(.focus("Work")), "held again in its place")
-        XCTAssertFalse(again.releasesHeld)
+        XCTAssertFalse(again.replacesHeld)
 
         let stranger = take(NotificationRequest(replacesID: 9, summary: "Hi"), caller: bob, held: held)
         XCTAssertEqual(stranger.id, .new, "one ownership rule for held and shown")
-        XCTAssertFalse(stranger.releasesHeld)
+        XCTAssertFalse(stranger.replacesHeld)
     }
 
     func testADuplicateFromTheSameSenderCoalescesFromAnotherIsItsOwn() {

@@ -27,18 +27,20 @@ final class NotificationTableTests: XCTestCase {
     }
 
     func testDaemonIDsMapBothWaysAndAreForgottenWithTheDaemon() {
-        var table = NotificationTable()
-        table.track(1, appKey: "a", holder: alice)
-        table.track(2, appKey: "b", holder: bob)
-        table.bind(1, daemonID: 1001)
-        XCTAssertEqual(table.id(forDaemonID: 1001), 1)
-        table.bind(1, daemonID: 1002) // the daemon gave a new ID on replace
-        XCTAssertNil(table.id(forDaemonID: 1001))
-        XCTAssertEqual(table.id(forDaemonID: 1002), 1)
-        let shown = table.forgetDaemon()
-        XCTAssertEqual(shown.map(\.id), [1], "only what the daemon showed")
-        XCTAssertNil(table.id(forDaemonID: 1002))
-        XCTAssertNotNil(table[2], "not yet shown: still waiting to be forwarded")
+        var ids = DaemonIDs()
+        ids.bind(1, daemonID: 1001)
+        XCTAssertEqual(ids.id(forDaemonID: 1001), 1)
+        ids.bind(1, daemonID: 1002) // the daemon gave a new ID on replace
+        XCTAssertNil(ids.id(forDaemonID: 1001))
+        XCTAssertEqual(ids.id(forDaemonID: 1002), 1)
+        XCTAssertEqual(ids.daemonID(of: 1), 1002)
+        ids.bind(3, daemonID: 1003)
+        ids.forget(3)
+        XCTAssertNil(ids.id(forDaemonID: 1003))
+        XCTAssertNil(ids.daemonID(of: 3))
+        XCTAssertEqual(ids.forgetAll(), [1], "only what the daemon shows")
+        XCTAssertNil(ids.id(forDaemonID: 1002))
+        XCTAssertEqual(ids.count, 0)
     }
 
     func testEveryConnectionThatSentTheIDKeepsHoldingIt() {
@@ -52,7 +54,7 @@ final class NotificationTableTests: XCTestCase {
 
     func testHoldersAreBoundedAndTheOnesLetGoAreReturned() {
         var table = NotificationTable()
-        var released: [NotificationTable.Release] = []
+        var released: [NotificationTable.Dropped] = []
         for n in 0..<(NotificationTable.maxHolders + 3) {
             released += table.track(4, appKey: "app", holder: Caller(connection: ":2.\(n)", userID: 1000))
         }
@@ -62,7 +64,7 @@ final class NotificationTableTests: XCTestCase {
 
     func testMemoryIsBoundedByGivingUpTheOldestWhoseHoldersAreReturned() {
         var table = NotificationTable(capacity: 100)
-        var released: [NotificationTable.Release] = []
+        var released: [NotificationTable.Dropped] = []
         for id in UInt32(1)...UInt32(1000) { released += table.track(id, appKey: "flood", holder: alice) }
         XCTAssertEqual(table.count, 100)
         XCTAssertNil(table[1])
@@ -94,13 +96,9 @@ final class NotificationTableTests: XCTestCase {
         XCTAssertEqual(table[7]?.connections, [":1.5", ":1.9", ":1.6"])
         XCTAssertEqual(table[7]?.appKey, "renamed")
         XCTAssertEqual(table[7]?.actionKeys, [:], "the newest version's action keys")
-        table.bind(7, daemonID: 70)
-        XCTAssertEqual(table.daemonID(of: 7), 70)
-        XCTAssertNil(table.daemonID(of: 8))
         XCTAssertEqual(table.remove(7)?.holders, [alice, aliceScript, bob])
         XCTAssertEqual(table.sharedValues.callers, 1)
         XCTAssertEqual(table.sharedValues.appKeys, 2)
-        XCTAssertNil(table.id(forDaemonID: 70))
         for id in UInt32(1)...1000 { table.remove(id) }
         XCTAssertEqual(table.count, 0)
         XCTAssertEqual(table.sharedValues.callers, 0, "nothing refers to a connection any more")
@@ -151,22 +149,15 @@ final class NotificationTableTests: XCTestCase {
 }
 
 final class NotificationTableSlotTests: XCTestCase {
-    func testASlotKeepsEveryFieldIncludingTheExtremesAndIsSixteenBytes() {
-        XCTAssertEqual(MemoryLayout<NotificationTable.Slot>.stride, 16)
-        for daemonID in [nil, 0, 1, UInt32.max] as [UInt32?] {
-            for group in [nil, 0, 7, UInt32.max] as [UInt32?] {
-                for holder in [nil, 0, 5] as [UInt32?] {
-                    var slot = NotificationTable.Slot(appKey: (1 << 30) - 1, holder: holder, daemonID: daemonID, collapsedInto: group)
-                    XCTAssertEqual(slot.appKey, (1 << 30) - 1)
+    func testASlotKeepsEveryFieldIncludingTheExtremesAndIsTwelveBytes() {
+        XCTAssertEqual(MemoryLayout<NotificationTable.Slot>.stride, 12)
+        for group in [nil, 0, 7, UInt32.max] as [UInt32?] {
+            for holder in [nil, 0, 5] as [UInt32?] {
+                for appKey in [0, (1 << 31) - 1] as [UInt32] {
+                    let slot = NotificationTable.Slot(appKey: appKey, holder: holder, collapsedInto: group)
+                    XCTAssertEqual(slot.appKey, appKey)
                     XCTAssertEqual(slot.holder, holder)
-                    XCTAssertEqual(slot.daemonID, daemonID)
                     XCTAssertEqual(slot.collapsedInto, group)
-                    slot.daemonID = 0
-                    XCTAssertEqual(slot.daemonID, 0)
-                    slot.daemonID = nil
-                    XCTAssertNil(slot.daemonID)
-                    XCTAssertEqual(slot.collapsedInto, group)
-                    XCTAssertEqual(slot.appKey, (1 << 30) - 1)
                 }
             }
         }

@@ -42,7 +42,7 @@ final class WindowTests: XCTestCase {
         XCTAssertEqual(Policy.decide(NotificationRequest(), app: AppIdentity(key: "build.sh", source: .executable),
                                      context: byProcess).outcome, .foreground)
         let intake = Intake.take(NotificationRequest(), app: app, caller: Caller(connection: ":1.2", userID: 1), payloadBytes: 1,
-                                 context: context, focusName: nil, table: NotificationTable(), held: { _ in nil })
+                                 context: context, focusName: nil, table: NotificationTable(), held: { _ in nil }, newID: { 1 })
         XCTAssertEqual(intake.step, .drop(endsAtOnce: true), "its ID ends at once")
     }
 

@@ -7,15 +7,28 @@ import XCTest
 /// retries while the daemon is away, giving up with a reason, and nothing sent before the bridge
 /// says it may.
 final class ForwarderTests: XCTestCase {
+    /// The bridge's side, recorded: which IDs are alive, what was given up, what was taken.
+    final class Events: ForwarderEvents {
+        var mayForward = true
+        var alive: Set<UInt32> = []
+        var givenUp: [(id: UInt32, reason: CloseReason)] = []
+        var taken = 0
+
+        func isAlive(_ id: UInt32) -> Bool { alive.contains(id) }
+        func givenUp(_ id: UInt32, reason: CloseReason) { givenUp.append((id, reason)) }
+        func took() { taken += 1 }
+        func trimming() {}
+    }
+
     private let logs = LogRecorder()
     private let daemon = FakeDownstream()
-    private var givenUp: [(id: UInt32, reason: CloseReason)] = []
-    private var took = 0
+    private let events = Events()
+    private var givenUp: [(id: UInt32, reason: CloseReason)] { events.givenUp }
+    private var took: Int { events.taken }
 
     private func makeForwarder() -> Forwarder {
         let forwarder = Forwarder(downstream: daemon, logger: logs.logger)
-        forwarder.givenUp = { [unowned self] id, reason in givenUp.append((id, reason)) }
-        forwarder.took = { [unowned self] in took += 1 }
+        forwarder.events = events
         return forwarder
     }
 
@@ -48,14 +61,14 @@ final class ForwarderTests: XCTestCase {
 
     func testTheDaemonsIDIsMappedToTheBridgesBothWays() {
         let forwarder = makeForwarder()
-        _ = forwarder.track(1, appKey: "Mail", holders: [Caller(connection: ":1.5")])
+        events.alive = [1]
         forwarder.send(forwarded(1))
         XCTAssertEqual(daemon.calls.first?.replacing, 0, "a new notification replaces nothing")
         daemon.answerNext(.success(501))
 
-        XCTAssertEqual(forwarder.entry(forDaemonID: 501)?.id, 1, "a signal about 501 is about 1")
-        XCTAssertEqual(forwarder.table[1]?.daemonID, 501)
-        XCTAssertNil(forwarder.entry(forDaemonID: 1))
+        XCTAssertEqual(forwarder.id(forDaemonID: 501), 1, "a signal about 501 is about 1")
+        XCTAssertEqual(forwarder.daemonIDs.daemonID(of: 1), 501)
+        XCTAssertNil(forwarder.id(forDaemonID: 1))
 
         forwarder.send(forwarded(1, summary: "Updated"))
         XCTAssertEqual(daemon.calls.last?.replacing, 501, "a replacement replaces the daemon's copy")
@@ -65,19 +78,20 @@ final class ForwarderTests: XCTestCase {
         XCTAssertEqual(daemon.closed.map(\.daemonID), [501])
         XCTAssertEqual(daemon.closed.map(\.bridgeID), [1])
 
-        XCTAssertEqual(forwarder.daemonGone().map(\.id), [1])
-        XCTAssertNil(forwarder.entry(forDaemonID: 501), "what the daemon showed is forgotten with it")
+        XCTAssertEqual(forwarder.daemonGone(), [1])
+        XCTAssertNil(forwarder.id(forDaemonID: 501), "what the daemon showed is forgotten with it")
     }
 
-    /// Only tracked notifications get a daemon ID: one closed meanwhile is not brought back.
-    func testAnAnswerForANotificationNoLongerTrackedBindsNothing() {
+    /// Only live notifications get a daemon ID: one closed meanwhile is not brought back.
+    func testAnAnswerForANotificationNoLongerAliveBindsNothing() {
         let forwarder = makeForwarder()
-        _ = forwarder.track(1, appKey: "Mail", holders: [Caller(connection: ":1.5")])
+        events.alive = [1]
         forwarder.send(forwarded(1))
+        events.alive = []
         forwarder.forget(1)
         daemon.answerNext(.success(501))
-        XCTAssertNil(forwarder.entry(forDaemonID: 501))
-        XCTAssertNil(forwarder.table[1])
+        XCTAssertNil(forwarder.id(forDaemonID: 501))
+        XCTAssertNil(forwarder.daemonIDs.daemonID(of: 1))
         XCTAssertEqual(forwarder.delivered, 1)
     }
 
@@ -128,13 +142,12 @@ final class ForwarderTests: XCTestCase {
 
     func testNothingGoesToTheDaemonBeforeTheBridgeSaysItMay() {
         let forwarder = makeForwarder()
-        var answeredTheCallers = false
-        forwarder.mayForward = { answeredTheCallers }
+        events.mayForward = false
         forwarder.send(forwarded(1))
         forwarder.close(1)
         XCTAssertEqual(daemon.calls.count, 0)
         XCTAssertEqual(forwarder.queued, 1, "the close merged with the notify that never went: only the close waits")
-        answeredTheCallers = true
+        events.mayForward = true
         forwarder.send(forwarded(2))
         XCTAssertEqual(daemon.calls.map(\.notification.id), [2])
         XCTAssertEqual(givenUp.map(\.id), [1], "closed before it was ever sent: closed here")
@@ -143,7 +156,7 @@ final class ForwarderTests: XCTestCase {
 
     func testClosingAShownNotificationAsksTheDaemonAndOneNeverShownIsClosedHere() {
         let forwarder = makeForwarder()
-        _ = forwarder.track(1, appKey: "Mail", holders: [Caller(connection: ":1.5")])
+        events.alive = [1]
         forwarder.send(forwarded(1))
         daemon.answerNext(.success(501))
         forwarder.close(1)

@@ -4,7 +4,8 @@ import FocusBridgeTestSupport
 @testable import FocusBridgeServer
 import XCTest
 
-/// The standard interface on the wire (`NotificationsInterface.swift`), both directions.
+/// The standard interface on the wire, both directions: the fdo door (`FdoDoor.swift`) and the
+/// calls to the daemon (`NotificationsInterface.swift`).
 final class WireTests: XCTestCase {
     private func notify(hints: [(key: String, value: Variant)]) -> Variant {
         .tuple([.string("Mail"), .uint32(4), .string("mail-icon"), .string("Hi"), .string("Body"),
@@ -34,7 +35,7 @@ final class WireTests: XCTestCase {
         let request = arguments.request
         let app = AppIdentity(key: "Mail", source: .appName)
         let shown = Policy.present(request, app: app, context: PolicyContext())
-        let forwarded = arguments.forwarded(id: 9, request: request, shown: shown, process: nil)
+        let forwarded = arguments.forwarded(id: 9, shown: shown, process: nil)
         let message = forwarded.arguments(replacing: 3)
         XCTAssertEqual(message.typeString, NotificationsInterface.notifySignature)
         XCTAssertEqual(message.child(1).uint32, 3)
@@ -78,7 +79,7 @@ final class WireTests: XCTestCase {
                            "the stored form is what GDBus stored")
             let app = AppIdentity(key: "App", source: .appName)
             let shown = Policy.present(arguments.request, app: app, context: PolicyContext())
-            let forwarded = arguments.forwarded(id: 3, request: arguments.request, shown: shown, process: nil)
+            let forwarded = arguments.forwarded(id: 3, shown: shown, process: nil)
             NotificationsInterface.notify(forwarded, replacing: 0, on: bridge, name: daemon.uniqueName,
                                           timeoutMilliseconds: 5000) { daemonID = try? $0.get() }
             return true

@@ -4,15 +4,17 @@ import FocusBridgeDBus
 import FocusBridgeStore
 import Foundation
 
-/// What the bridge does with the arguments of one `Notify` call, through the same calls as
-/// `Bridge.accept` and `Bridge.deliver`, with the product's invariants checked after each step:
+/// What the bridge does with the arguments of one `Notify` call, through the calls
+/// `Bridge.execute` makes — the door's decoding, the intake's plan, the door's encoding of what
+/// is shown — with the product's invariants checked after each step:
 ///
 /// 1. the arguments as the store keeps a held notification (serialised, read back on replay);
 /// 2. `NotifyArguments` and its `request` (hints, actions, the `i`, the `u`);
 /// 3. `AppIdentity.resolve` and `Intake.take` under several contexts (defaults; Focus on,
 ///    silent, screen locked, previews hidden; rules for the very app; a duplicate; a flood);
 /// 4. `NotifyArguments.forwarded` and the `(susssasa{sv}i)` sent to the daemon, serialised;
-/// 5. the reports `focusctl` prints (JSON), and for a held step the store's hold and read-back.
+/// 5. the reports `focusctl` prints (JSON), and for a held step the plan's history row and held
+///    item through the store and back.
 public enum NotifyPipeline {
     public static let signature = "(susssasa{sv}i)"
     static let now = Instant(timeIntervalSince1970: 1_800_000_000)
@@ -60,7 +62,7 @@ public enum NotifyPipeline {
                 let intake = take(notification, wire, app: app, context: context)
                 check(intake.decision, notification, context)
                 check(intake)
-                forward(intake.decision.shown, notification, wire, process: process)
+                forward(intake.shown, wire, process: process)
                 report(intake, notification, arguments: arguments, process: process)
             }
             repeated(notification, wire, app: app, process: process)
@@ -129,12 +131,13 @@ public enum NotifyPipeline {
         return result
     }
 
-    /// `Bridge.accept`'s decision: a first notification from `sender`, nothing shown or held
-    /// unless `table` says so.
+    /// `Bridge.plan`: a first notification from `sender`, nothing shown or held unless `table`
+    /// says so.
     static func take(_ notification: NotificationRequest, _ wire: NotifyArguments, app: AppIdentity,
                      context: PolicyContext, table: NotificationTable = NotificationTable()) -> Intake {
         Intake.take(notification, app: app, caller: Caller(connection: sender), payloadBytes: wire.byteCount,
-                    context: context, focusName: context.activeFocus?.name, table: table, held: { _ in nil })
+                    context: context, focusName: context.activeFocus?.name, table: table, held: { _ in nil },
+                    newID: { 7 })
     }
 
     // MARK: Checks
@@ -142,7 +145,7 @@ public enum NotifyPipeline {
     /// The intake agrees with its decision: one step per outcome, the sender holds the ID.
     static func check(_ intake: Intake) {
         Fuzz.require(intake.holders.last?.connection == sender, "the sender does not hold its ID")
-        Fuzz.require(!intake.releasesHeld, "released a held notification when none was held")
+        Fuzz.require(!intake.replacesHeld, "released a held notification when none was held")
         switch (intake.step, intake.decision.outcome) {
         case (.hold(.summary), .heldSummary), (.hold(.focus), .heldFocus), (.drop, .dropped), (.collapse, .collapsed),
              (.forward, .delivered), (.forward, .coalesced):
@@ -151,6 +154,14 @@ public enum NotifyPipeline {
             Fuzz.require(false, "step \(intake.step) for outcome \(intake.decision.outcome.rawValue)")
         }
         if intake.tooHeavyToHold { Fuzz.require(intake.decision.outcome == .delivered, "too heavy to hold, yet held") }
+        let history = intake.history
+        Fuzz.require(history.id == intake.number && history.level == intake.decision.level
+                     && history.decision == intake.decision.outcome, "the history row is not the plan's")
+        if case .hold = intake.step {
+            Fuzz.require(intake.held?.id == intake.number && intake.held?.holders == intake.holders, "held without its item")
+        } else {
+            Fuzz.require(intake.held == nil, "a held item for step \(intake.step)")
+        }
     }
 
     /// The promises of PRODUCT.md §2–§4 that hold whatever the input.
@@ -194,11 +205,9 @@ public enum NotifyPipeline {
     }
 
     /// `Bridge.deliver`: the arguments the daemon receives.
-    static func forward(_ shown: Shown, _ notification: NotificationRequest, _ wire: NotifyArguments,
-                        process: ProcessIdentity?) {
+    static func forward(_ shown: Shown, _ wire: NotifyArguments, process: ProcessIdentity?) {
         let presentation = shown.presentation
-        let forwarded = wire.forwarded(id: 7, request: notification, shown: shown,
-                                       process: process.map { ProcessIdentity(processID: $0.processID) })
+        let forwarded = wire.forwarded(id: 7, shown: shown, process: process.map { ProcessIdentity(processID: $0.processID) })
         let hints = forwarded.hints.variant
         Fuzz.require(hints.typeString == "a{sv}", "forwarded hints of type \(hints.typeString)")
         let forwardedEntries = hints.dictionaryEntries
@@ -236,18 +245,14 @@ public enum NotifyPipeline {
         let text = JSONText.encode(explained)
         Fuzz.require((try? JSONText.decode(DecisionReport.self, from: text)) == explained, "explain JSON does not read back: \(text)")
 
-        let history = HistoryEntry(id: 7, app: decision.app.key, summary: notification.summary, body: notification.body,
-                                   level: decision.level, decision: decision.outcome, received: now)
+        let history = intake.history
         let listed = HistoryReport(history)
         let line = JSONText.encode(listed)
         Fuzz.require((try? JSONText.decode(HistoryReport.self, from: line)) == listed, "history JSON does not read back: \(line)")
 
         switch intake.step {
-        case .hold(let reason):
-            let item = HeldNotification(id: 0, reason: reason, app: decision.app.key, summary: notification.summary,
-                                        body: notification.body, level: decision.level,
-                                        relevance: HeldNotification.relevance(of: notification), received: now,
-                                        holders: [Caller(connection: sender)], processID: process?.processID)
+        case .hold:
+            guard let item = intake.held else { return Fuzz.require(false, "a hold without its item") }
             Fuzz.require((0...1).contains(item.relevance), "relevance \(item.relevance) outside 0…1")
             HeldStore.shared.hold(item, arguments: arguments, history: history)
             _ = Digest.afterFocus("Work", [item, item])
@@ -278,15 +283,15 @@ public enum NotifyPipeline {
         if first.decision.level != .critical && notification.replacesID == 0 {
             Fuzz.require(over.step == .collapse, "past the rate limit: \(over.decision.outcome.rawValue), not collapsed")
         }
-        // `FloodCollapse`: the "N more from App" notification, shown as `Policy.present` says.
+        // `FloodCollapse`: the "N more from App" notification, passive, shown as `Policy.present` says.
         let title = "2 more from \(app.key)"
-        let request = NotificationRequest(appName: app.key, summary: title, body: notification.summary,
-                                          hints: [LevelResolver.levelHint: .string("passive")])
         let collapsed = NotifyArguments.own(appName: wire.appName, appIcon: wire.appIcon, summary: title,
                                             body: notification.summary)
-        let shown = Policy.present(request, app: app, context: PolicyContext(now: now))
+        var request = collapsed.request
+        request.appName = app.key
+        let shown = Policy.present(request, app: app, level: .passive, context: PolicyContext(now: now))
         Fuzz.require(shown.level == .passive, "a \"more from\" notification at \(shown.level)")
-        forward(shown, request, collapsed, process: process)
+        forward(shown, collapsed, process: process)
     }
 
     // MARK: Helpers
