@@ -17,26 +17,53 @@ final class IntakeTests: XCTestCase {
         var context = PolicyContext(now: now)
         change(&context)
         return Intake.take(notification, app: app, caller: caller ?? alice, payloadBytes: payloadBytes,
-                           context: context, focusName: focusName, table: table, held: { held[$0] }, newID: { 100 })
+                           context: context, focusName: focusName, table: table, held: { held[$0] },
+                           newID: { self.nextID += 1; return self.nextID })
     }
+
+    /// The IDs the intake asked for: a new one only for a notification that gets one.
+    private var nextID: UInt32 = 99
 
     private func focus(_ context: inout PolicyContext) {
         context.activeFocus = FocusProfile(name: "Work")
     }
 
     func testANewNotificationIsForwardedUnderANewIDAndCounts() {
-        let intake = take()
+        let intake = take(NotificationRequest(summary: "Hi", body: "there"))
         XCTAssertEqual(intake.id, .new)
+        XCTAssertEqual(intake.number, 100, "a new ID from the allocator")
         XCTAssertEqual(intake.holders, [alice])
         XCTAssertEqual(intake.step, .forward(counts: true))
         XCTAssertFalse(intake.replacesHeld)
+        XCTAssertNil(intake.held)
+        XCTAssertEqual(intake.shown, intake.decision.shown)
+        // The history row is the plan's: the ID answered, the decision, the texts, the time.
+        XCTAssertEqual(intake.history.id, 100)
+        XCTAssertEqual(intake.history.app, "Mail")
+        XCTAssertEqual(intake.history.summary, "Hi")
+        XCTAssertEqual(intake.history.body, "there")
+        XCTAssertEqual(intake.history.decision, .delivered)
+        XCTAssertEqual(intake.history.level, intake.decision.level)
+        XCTAssertEqual(intake.history.received, now)
+        XCTAssertEqual(intake.history.kept?.trace, intake.decision.trace)
     }
 
     func testAFocusHoldsForItsName() {
-        let intake = take(focusName: "Work", focus)
+        let intake = take(focusName: "Work") {
+            self.focus(&$0)
+            $0.senderProcessID = 4242
+        }
         XCTAssertEqual(intake.decision.outcome, .heldFocus)
         XCTAssertEqual(intake.step, .hold(.focus("Work")))
         XCTAssertEqual(intake.id, .new)
+        // The held item is the plan's, under the ID answered, for every holder.
+        XCTAssertEqual(intake.held?.id, intake.number)
+        XCTAssertEqual(intake.held?.reason, .focus("Work"))
+        XCTAssertEqual(intake.held?.holders, [alice])
+        XCTAssertEqual(intake.held?.processID, 4242)
+        XCTAssertEqual(intake.held?.received, now)
+        XCTAssertEqual(intake.history.decision, .heldFocus)
+        XCTAssertEqual(intake.history.kept?.focus, "Work")
     }
 
     func testTooHeavyToHoldIsForwardedNow() {
@@ -53,6 +80,9 @@ final class IntakeTests: XCTestCase {
                           focusName: "Work", focus)
         XCTAssertEqual(intake.decision.outcome, .delivered)
         XCTAssertEqual(intake.id, .existing(7))
+        XCTAssertEqual(intake.number, 7)
+        XCTAssertEqual(intake.history.id, 7)
+        XCTAssertEqual(nextID, 99, "no new ID is taken for an update")
         XCTAssertEqual(intake.step, .forward(counts: false), "an update does not count toward the rate limit")
     }
 
@@ -104,7 +134,10 @@ final class IntakeTests: XCTestCase {
         var off = AppRule()
         off.delivery = .off
         settings.apps["mail"] = off
-        XCTAssertEqual(take { $0.settings = settings }.step, .drop(endsAtOnce: true))
+        let dropped = take { $0.settings = settings }
+        XCTAssertEqual(dropped.step, .drop(endsAtOnce: true))
+        XCTAssertEqual(dropped.dropReason, .dismissed)
+        XCTAssertNil(dropped.held)
         var table = NotificationTable()
         table.track(7, appKey: "Mail", holder: alice)
         XCTAssertEqual(take(NotificationRequest(replacesID: 7, summary: "Hi"), table: table) { $0.settings = settings }.step,

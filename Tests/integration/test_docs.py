@@ -402,7 +402,7 @@ def test_every_daemon_has_its_recipe():
     for needle in ["org.erikreider.swaync.cc", "--replace", "org.kde.plasmashell", "org.gnome.Shell"]:
         assert needle in daemons.group(1), needle
     # The sentence focus-bridge says when a daemon is in the way points here.
-    plan = (ROOT / "Sources" / "FocusBridgeServer" / "DownstreamPlan.swift").read_text(encoding="utf-8")
+    plan = (ROOT / "Sources" / "FocusBridgeServer" / "Downstream" / "DownstreamPlan.swift").read_text(encoding="utf-8")
     assert "see DAEMONS in focus-bridge(1)" in plan
 
 
