@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocusBridgeConfig
+import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
 import Foundation

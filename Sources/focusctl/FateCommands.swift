@@ -1,4 +1,5 @@
 import ArgumentParser
+import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
 import Foundation

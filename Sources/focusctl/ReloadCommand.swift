@@ -1,4 +1,5 @@
 import ArgumentParser
+import FocusBridgeControl
 import FocusBridgeCore
 
 /// `focusctl reload`: makes the daemon read its configuration again.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FocusBridgeControl
 import FocusBridgeCore
 
 /// `focusctl status`: the Focus, silent mode, what is held, the downstream.

@@ -268,11 +268,4 @@ final class TimestampTests: XCTestCase {
         XCTAssertNil(Timestamp.parse("yesterday"))
         XCTAssertNil(Timestamp.parse("2026-11-21 21:00:00.000Z"))
     }
-
-    func testReportsWriteNullNotNothing() {
-        let entry = HistoryEntry(id: 3, app: "a", summary: "s", body: "b", level: .passive, decision: .heldFocus,
-                                 received: Instant(timeIntervalSince1970: 0))
-        XCTAssertEqual(JSONText.encode(HistoryReport(entry)),
-                       #"{"app":"a","body":"b","close-reason":null,"closed":null,"decision":"held-focus","fate":"held-focus","id":3,"level":"passive","received":"1970-01-01T00:00:00.000Z","steps":[],"summary":"s"}"#)
-    }
 }
