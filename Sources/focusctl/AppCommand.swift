@@ -15,7 +15,7 @@ struct AppsCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let (apps, text) = ControlClient().report([AppReport].self, "Apps")
+        let (apps, text) = ControlClient().report([AppReport].self, .apps)
         if json { return print(text) }
         guard !apps.isEmpty else { return print("No app has sent a notification in the last \(AppReport.days) days.") }
         var rows = [["APP", "LAST 7 DAYS", "DELIVERY", "TIME SENSITIVE", "MUTED UNTIL"]]
@@ -65,7 +65,7 @@ struct AppCommand: ParsableCommand {
     func run() throws {
         let client = ControlClient()
         if words.isEmpty {
-            let apps = client.report([AppReport].self, "Apps").value
+            let apps = client.report([AppReport].self, .apps).value
             guard let app = apps.first(where: { $0.app == name }) ?? apps.first(where: { $0.app.lowercased() == name.lowercased() }) else {
                 let near = ClosestName.to(name, among: apps.map(\.app))
                 ControlClient.fail("focusctl: no notification from \"\(name)\" has been seen"
@@ -76,10 +76,10 @@ struct AppCommand: ParsableCommand {
         }
         let (report, text): (AppChangeReport, String)
         if words[0] == "reset" {
-            (report, text) = client.report(AppChangeReport.self, "ResetAppChoice",
+            (report, text) = client.report(AppChangeReport.self, .resetAppChoice,
                                            .tuple([.string(name), .string(words.count > 1 ? words[1] : "")]))
         } else {
-            (report, text) = client.report(AppChangeReport.self, "SetAppChoice",
+            (report, text) = client.report(AppChangeReport.self, .setAppChoice,
                                            .tuple([.string(name), .string(words[0]), .string(words[1]), .bool(new)]))
         }
         if json { return print(text) }
@@ -126,7 +126,7 @@ struct MuteCommand: ParsableCommand {
     func run() throws {
         let client = ControlClient()
         guard let name else {
-            let mutes = client.report(StatusReport.self, "Status").value.mutes
+            let mutes = client.report(StatusReport.self, .status).value.mutes
             if json { return print(JSONText.encode(mutes)) }
             if mutes.isEmpty { return print("No app is muted.") }
             return print(Table.render(mutes.map { [$0.app, "until " + (Timestamp.parse($0.until).map { LocalTime.string($0) } ?? $0.until)] }))
@@ -138,7 +138,7 @@ struct MuteCommand: ParsableCommand {
         if until.timeIntervalSince(now) > MuteList.longest {
             ControlClient.fail("focusctl: a mute lasts a week at most.", code: 1)
         }
-        let (report, text) = client.report(AppChangeReport.self, "Mute",
+        let (report, text) = client.report(AppChangeReport.self, .mute,
                                            .tuple([.string(name), .double(until.timeIntervalSince1970), .bool(new)]))
         if json { return print(text) }
         print("\(report.app.app) is muted until \(LocalTime.string(until)): its notifications are recorded, never shown "
@@ -157,7 +157,7 @@ struct UnmuteCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let (report, text) = ControlClient().report(AppChangeReport.self, "Unmute", .tuple([.string(name)]))
+        let (report, text) = ControlClient().report(AppChangeReport.self, .unmute, .tuple([.string(name)]))
         if json { return print(text) }
         print(report.message)
     }

@@ -16,7 +16,7 @@ enum NotificationIDText {
 }
 
 /// Calls one of the fate methods and prints what it did (or its JSON).
-private func act(_ method: String, _ arguments: Variant?, json: Bool) {
+private func act(_ method: Control1Method, _ arguments: Variant?, json: Bool) {
     let (report, text) = ControlClient().report(FateActionReport.self, method, arguments)
     print(json ? text : report.message)
 }
@@ -40,7 +40,7 @@ struct ShowCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        act("Show", .tuple([.uint32(NotificationIDText.parse(id))]), json: json)
+        act(.show, .tuple([.uint32(NotificationIDText.parse(id))]), json: json)
     }
 }
 
@@ -67,8 +67,8 @@ struct DismissCommand: ParsableCommand {
     }
 
     func run() throws {
-        if allHeld { return act("DismissHeld", nil, json: json) }
-        act("Dismiss", .tuple([.uint32(NotificationIDText.parse(id ?? ""))]), json: json)
+        if allHeld { return act(.dismissHeld, nil, json: json) }
+        act(.dismiss, .tuple([.uint32(NotificationIDText.parse(id ?? ""))]), json: json)
     }
 }
 
@@ -91,7 +91,7 @@ struct DigestCommand: ParsableCommand {
         var json = false
 
         func run() throws {
-            act("ShowAll", .tuple([.uint32(id.map { NotificationIDText.parse($0) } ?? 0)]), json: json)
+            act(.showAll, .tuple([.uint32(id.map { NotificationIDText.parse($0) } ?? 0)]), json: json)
         }
     }
 }

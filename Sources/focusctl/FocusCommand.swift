@@ -50,7 +50,7 @@ struct FocusCommand: ParsableCommand {
         var json = false
 
         func run() throws {
-            let (focuses, text) = ControlClient().report([FocusListReport].self, "FocusList")
+            let (focuses, text) = ControlClient().report([FocusListReport].self, .focusList)
             if json {
                 print(text)
                 return
@@ -70,7 +70,7 @@ struct FocusCommand: ParsableCommand {
     /// Turns a Focus on and says so: "work is on until 17:30." (and what the one before held).
     static func turnOn(_ name: String, time: FocusTime, json: Bool) {
         let (seconds, until) = time.checked()
-        let (change, text) = ControlClient().report(FocusChangeReport.self, "FocusOn",
+        let (change, text) = ControlClient().report(FocusChangeReport.self, .focusOn,
                                                     .tuple([.string(name), .double(seconds), .string(until ?? "")]))
         if json { return print(text) }
         if let ended = change.ended { print(endedSentence(ended)) }
@@ -80,7 +80,7 @@ struct FocusCommand: ParsableCommand {
     /// Turns the Focus off and says what it did: "work is off; 3 held notifications were
     /// delivered in a digest." or "No Focus was on."
     static func turnOff(json: Bool) {
-        let (change, text) = ControlClient().report(FocusChangeReport.self, "FocusOff")
+        let (change, text) = ControlClient().report(FocusChangeReport.self, .focusOff)
         if json { return print(text) }
         print(change.ended.map(endedSentence) ?? "No Focus was on.")
     }
@@ -189,7 +189,7 @@ struct DndCommand: ParsableCommand {
 
         func run() throws {
             let client = ControlClient()
-            let status = client.report(StatusReport.self, "Status").value
+            let status = client.report(StatusReport.self, .status).value
             guard let focus = status.focus, focus.name.lowercased() == FocusProfile.doNotDisturbName else {
                 if json { return print(JSONText.encode(FocusChangeReport(status: status, ended: nil))) }
                 let other = status.focus.map { " (\($0.name) is on; focusctl focus off ends it)" } ?? ""

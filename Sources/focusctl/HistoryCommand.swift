@@ -28,7 +28,7 @@ struct HistoryCommand: ParsableCommand {
         if limit > HistoryReport.maxEntries {
             FileHandle.standardError.write(Data("focusctl: --limit \(limit) is more than the \(HistoryReport.maxEntries) the daemon lists at once; showing at most \(HistoryReport.maxEntries).\n".utf8))
         }
-        let (entries, text) = ControlClient().report([HistoryReport].self, "History", .tuple([.uint32(limit), .string(app)]))
+        let (entries, text) = ControlClient().report([HistoryReport].self, .history, .tuple([.uint32(limit), .string(app)]))
         if json {
             print(text)
             return

@@ -12,8 +12,8 @@ struct ReloadCommand: ParsableCommand {
 
     func run() throws {
         let client = ControlClient()
-        client.call("Reload")
-        let focuses = client.report([FocusListReport].self, "FocusList").value
+        client.call(.reload)
+        let focuses = client.report([FocusListReport].self, .focusList).value
         if json { return print(JSONText.encode(Reloaded(focuses: focuses.map(\.name)))) }
         let names = focuses.map { $0.builtIn == true ? "\($0.name) (built in)" : $0.name }
         print("Configuration reloaded; Focus profiles: \(names.joined(separator: ", ")).")

@@ -23,7 +23,7 @@ struct ShareStatusCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let (report, text) = ControlClient().report(ShareReport.self, "ShareStatus")
+        let (report, text) = ControlClient().report(ShareReport.self, .shareStatus)
         if json { return print(text) }
         guard let folder = report.folder else {
             return print("Sharing is off: set [share] folder in the configuration (focus-bridge.toml(5), SHARE).")
@@ -64,7 +64,7 @@ struct ShareForgetCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let (report, text) = ControlClient().report(ShareForgetReport.self, "ShareForget", .tuple([.string(device)]))
+        let (report, text) = ControlClient().report(ShareForgetReport.self, .shareForget, .tuple([.string(device)]))
         print(json ? text : report.message)
     }
 }

@@ -25,13 +25,13 @@ struct SilentCommand: ParsableCommand {
         let on: Bool
         switch state {
         case nil:
-            on = client.report(StatusReport.self, "Status").value.silent
+            on = client.report(StatusReport.self, .status).value.silent
         case .on?: on = true
         case .off?: on = false
         case .toggle?:
-            on = !client.report(StatusReport.self, "Status").value.silent
+            on = !client.report(StatusReport.self, .status).value.silent
         }
-        if state != nil { client.call("SetSilent", .tuple([.bool(on)])) }
+        if state != nil { client.call(.setSilent, .tuple([.bool(on)])) }
         if json { return print(JSONText.encode(["silent": on])) }
         print(on ? "Silent mode is on: no notification makes a sound but critical ones."
                  : "Silent mode is off: notifications make their sounds.")

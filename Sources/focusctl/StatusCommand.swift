@@ -10,7 +10,7 @@ struct StatusCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let (status, text) = ControlClient().report(StatusReport.self, "Status")
+        let (status, text) = ControlClient().report(StatusReport.self, .status)
         if json {
             print(text)
             return

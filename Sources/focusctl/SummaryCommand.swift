@@ -16,7 +16,7 @@ struct SummaryCommand: ParsableCommand {
         var json = false
 
         func run() throws {
-            let (summary, text) = ControlClient().report(SummaryReport.self, "Summary")
+            let (summary, text) = ControlClient().report(SummaryReport.self, .summary)
             if json {
                 print(text)
                 return
@@ -37,7 +37,7 @@ struct SummaryCommand: ParsableCommand {
         var json = false
 
         func run() throws {
-            let count = ControlClient().call("DeliverSummary", replyType: "(u)").child(0).uint32 ?? 0
+            let count = ControlClient().call(.deliverSummary).child(0).uint32 ?? 0
             if json { return print(JSONText.encode(["delivered": count])) }
             print(count == 0 ? "Nothing was held for the summary; nothing was delivered."
                   : "Summary delivered: \(count) notification\(count == 1 ? "" : "s") in one notification.")
