@@ -21,8 +21,7 @@ struct ExplainCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("A notification from focusctl history, by its ID.", valueName: "id"))
     var id: String?
 
-    @Flag(help: "Print one JSON object.")
-    var json = false
+    @OptionGroup var output: JSONOutput<JSONHelp.Object>
 
     @Option(help: ArgumentHelp("The app (desktop entry or app name).", valueName: "app"))
     var app: String?
@@ -91,7 +90,7 @@ struct ExplainCommand: ParsableCommand {
             result = ControlClient().report(DecisionReport.self, .explain, .tuple([.string(JSONText.encode(request))])).value
         }
         let assumed = Explanation.assumed(request)
-        if json {
+        if output.json {
             print(JSONText.encode(ExplainAnswer(result, assumed: assumed)))
             return
         }
@@ -104,7 +103,7 @@ struct ExplainCommand: ParsableCommand {
     /// `explain ID`: asked of the running daemon, which keeps history.
     private func explainNotification(_ id: UInt32) {
         let (report, text) = ControlClient().report(ExplainIDReport.self, .explainNotification, .tuple([.uint32(id)]))
-        if json { return print(text) }
+        if output.json { return print(text) }
         print(Self.render(report))
     }
 

@@ -7,14 +7,13 @@ struct ReloadCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "reload",
                                                     abstract: "Reload the configuration (a broken file is refused and printed).")
 
-    @Flag(help: "Print {\"reloaded\": true, \"focuses\": [names]}.")
-    var json = false
+    @OptionGroup var output: JSONOutput<JSONHelp.Reload>
 
     func run() throws {
         let client = ControlClient()
         client.call(.reload)
         let focuses = client.report([FocusListReport].self, .focusList).value
-        if json { return print(JSONText.encode(Reloaded(focuses: focuses.map(\.name)))) }
+        if output.json { return print(JSONText.encode(Reloaded(focuses: focuses.map(\.name)))) }
         let names = focuses.map { $0.builtIn == true ? "\($0.name) (built in)" : $0.name }
         print("Configuration reloaded; Focus profiles: \(names.joined(separator: ", ")).")
     }

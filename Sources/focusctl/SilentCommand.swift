@@ -17,8 +17,7 @@ struct SilentCommand: ParsableCommand {
     @Argument(help: "Turn it on or off, or toggle it; without it, show the state.")
     var state: Switch?
 
-    @Flag(help: "Print {\"silent\": true|false} (the state after the change).")
-    var json = false
+    @OptionGroup var output: JSONOutput<JSONHelp.Silent>
 
     func run() throws {
         let client = ControlClient()
@@ -32,7 +31,7 @@ struct SilentCommand: ParsableCommand {
             on = !client.report(StatusReport.self, .status).value.silent
         }
         if state != nil { client.call(.setSilent, .tuple([.bool(on)])) }
-        if json { return print(JSONText.encode(["silent": on])) }
+        if output.json { return print(JSONText.encode(["silent": on])) }
         print(on ? "Silent mode is on: no notification makes a sound but critical ones."
                  : "Silent mode is off: notifications make their sounds.")
     }

@@ -6,12 +6,11 @@ import FocusBridgeCore
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "status", abstract: "Show what FocusBridge is doing.")
 
-    @Flag(help: "Print the status as one JSON object.")
-    var json = false
+    @OptionGroup var output: JSONOutput<JSONHelp.Status>
 
     func run() throws {
         let (status, text) = ControlClient().report(StatusReport.self, .status)
-        if json {
+        if output.json {
             print(text)
             return
         }
