@@ -248,6 +248,14 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(try Store(directory: directory).idHighWater(), 2048)
     }
 
+    /// The keys are the ones state files hold: a state file written by any release reads the same.
+    func testSettingKeysAreTheStoredOnes() throws {
+        XCTAssertEqual(Store.SettingKey.allCases.map(\.rawValue),
+                       ["id-high-water", "silent", "manual-focus", "summary-checked", "share"])
+        try Store(directory: directory).setSetting(.silent, "on")
+        XCTAssertEqual(try Store(directory: directory).setting(.silent), "on")
+    }
+
     func testLongTextIsCutInHistory() throws {
         let entry = HistoryEntry(id: 1, app: "a", summary: "s", body: String(repeating: "x", count: 1 << 20),
                                  level: .active, decision: .delivered, received: Instant())
