@@ -145,7 +145,7 @@ final class ControlInterface {
         StatusReport(
             version: focusBridgeVersion, silent: bridge.silent, focus: bridge.activeFocus.map(StatusReport.Focus.init),
             nextSummary: focus.nextSummary.map(Timestamp.string),
-            downstream: .init(mode: bridge.downstream.mode, target: bridge.downstream.target,
+            downstream: .init(mode: bridge.downstream.mode.rawValue, target: bridge.downstream.target,
                               connected: bridge.downstream.isConnected,
                               daemon: bridge.downstream.serverInformation, problem: bridge.downstream.problem,
                               capabilities: bridge.capabilities,
