@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "focusctl", targets: ["focusctl"]),
         // The modules, for the fuzz package in Fuzz/ (it depends on this one); not a stable API.
         .library(name: "FocusBridgeCore", targets: ["FocusBridgeCore"]),
+        .library(name: "FocusBridgeControl", targets: ["FocusBridgeControl"]),
         .library(name: "FocusBridgeTOML", targets: ["FocusBridgeTOML"]),
         .library(name: "FocusBridgeConfig", targets: ["FocusBridgeConfig"]),
         .library(name: "FocusBridgeStore", targets: ["FocusBridgeStore"]),
@@ -36,6 +37,9 @@ let package = Package(
         .systemLibrary(name: "CXCB", providers: [.apt(["libxcb1-dev"])]),
         // The pure core: model and decisions, no GLib, no I/O.
         .target(name: "FocusBridgeCore", swiftSettings: crossModule),
+        // The control contract that focus-bridge serves and focusctl calls: Control1's names and
+        // methods (Control1Method) and the reports sent over it as JSON.
+        .target(name: "FocusBridgeControl", dependencies: ["FocusBridgeCore"]),
         // A TOML 1.0 reader in Swift: typed values, every key and value with its line and column.
         .target(name: "FocusBridgeTOML"),
         // Files, folders, paths and the environment: thin typed calls over Glibc, so the daemon
@@ -51,7 +55,7 @@ let package = Package(
                 swiftSettings: crossModule),
         // The running service: wires the core, the store and the bus together.
         .target(name: "FocusBridgeServer", dependencies: [
-            "FocusBridgeCore", "FocusBridgeConfig", "FocusBridgeStore", "FocusBridgeDBus", "FocusBridgeSystem", "CXCB",
+            "FocusBridgeCore", "FocusBridgeControl", "FocusBridgeConfig", "FocusBridgeStore", "FocusBridgeDBus", "FocusBridgeSystem", "CXCB",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // No swift-argument-parser here: it links FoundationEssentials into the daemon (12 MB of
@@ -61,17 +65,21 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "focusctl", dependencies: [
-            "FocusBridgeDBus", "FocusBridgeCore", "FocusBridgeConfig",
+            "FocusBridgeDBus", "FocusBridgeCore", "FocusBridgeControl", "FocusBridgeConfig",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // `make bench`: measures the bridge against the bare bus and dunst (build it with -c release);
         // `focus-bench store`: the history insert alone, for callgrind.
         .executableTarget(name: "focus-bench", dependencies: [
-            "FocusBridgeDBus", "FocusBridgeCore", "FocusBridgeStore",
+            "FocusBridgeDBus", "FocusBridgeCore", "FocusBridgeControl", "FocusBridgeStore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The unit tests: one target per module, each depending only on what it tests (XCTest).
-        .testTarget(name: "FocusBridgeCoreTests", dependencies: ["FocusBridgeCore"]),
+        // The core; the control reports too where a test of the core's JSON, fate or explain
+        // reads them.
+        .testTarget(name: "FocusBridgeCoreTests", dependencies: ["FocusBridgeCore", "FocusBridgeControl"]),
+        // The reports' JSON, and Control1Method against the introspection XML the server serves.
+        .testTarget(name: "FocusBridgeControlTests", dependencies: ["FocusBridgeControl", "FocusBridgeCore", "FocusBridgeServer"]),
         // The TOML reader against the toml-test corpus (../shared/toml-test, skipped when absent).
         .testTarget(name: "FocusBridgeTOMLTests", dependencies: ["FocusBridgeTOML"]),
         .testTarget(name: "FocusBridgeSystemTests", dependencies: ["FocusBridgeSystem"]),

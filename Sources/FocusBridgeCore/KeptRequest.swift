@@ -127,7 +127,7 @@ public struct KeptRequest: Codable, Equatable, Sendable {
     public func notification(summary: String, body: String) -> NotificationRequest {
         var decoded: [String: HintValue] = [:]
         for item in hints {
-            if let pair = try? ExplainRequest.hint(item) { decoded[pair.0] = pair.1 }
+            if let pair = try? HintValue.parse(item) { decoded[pair.0] = pair.1 }
         }
         var flat: [String] = []
         for action in actions {

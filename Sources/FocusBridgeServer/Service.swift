@@ -268,7 +268,7 @@ public final class Service {
         case .log:
             return LogDownstream()
         case .name(let name):
-            return BusDownstream(mode: "name", target: name, connection: try BusConnection.session(),
+            return BusDownstream(mode: .name, target: name, connection: try BusConnection.session(),
                                  calls: try SdBusConnection.session(), daemonName: name, passthroughNames: nil, logger: logger)
         case .address(let address, let name):
             let connection: BusConnection
@@ -279,7 +279,7 @@ public final class Service {
             } catch {
                 throw StartupError("cannot connect to the daemon's bus at \(address): \(error.message)")
             }
-            let downstream = BusDownstream(mode: "address", target: name, connection: connection, calls: calls,
+            let downstream = BusDownstream(mode: .address, target: name, connection: connection, calls: calls,
                                            daemonName: name, passthroughNames: passthroughNames, logger: logger)
             watchDownstreamBus(downstream, address: address)
             return downstream
@@ -300,7 +300,7 @@ public final class Service {
             let daemon = SpawnedDaemon(command: command, fallbacks: plan.fallbacks, busAddress: bus.address, logger: logger)
             daemon.watch(connection, name: NotificationsInterface.busName)
             self.daemon = daemon
-            let daemonBus = BusDownstream(mode: "spawn", target: command.joined(separator: " "), connection: connection,
+            let daemonBus = BusDownstream(mode: .spawn, target: command.joined(separator: " "), connection: connection,
                                           calls: try SdBusConnection.connect(address: bus.address),
                                           daemonName: NotificationsInterface.busName, passthroughNames: passthroughNames,
                                           logger: logger)

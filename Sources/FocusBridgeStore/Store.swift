@@ -244,20 +244,34 @@ public final class Store {
     /// Gives SQLite's page cache back to the heap (after a burst, before the heap is trimmed).
     public func releaseMemory() { database.releaseMemory() }
 
-    public func setting(_ key: String) throws -> String? {
-        try database.statement("SELECT value FROM setting WHERE key = ?").firstRow([key]) { $0.string(0) }
+    /// The keys of the `setting` table: a raw value is the key as state files hold it.
+    public enum SettingKey: String, CaseIterable, Sendable {
+        /// The last ID block reserved (`idHighWater`).
+        case idHighWater = "id-high-water"
+        /// Silent mode, `on` or `off`.
+        case silent
+        /// The Focus turned on or off by hand, as JSON (`null`: none).
+        case manualFocus = "manual-focus"
+        /// When the scheduled summary was last looked for, in seconds since 1970.
+        case summaryChecked = "summary-checked"
+        /// `[share]`'s ledger of the devices seen, as JSON.
+        case share
     }
 
-    public func setSetting(_ key: String, _ value: String) throws {
+    public func setting(_ key: SettingKey) throws -> String? {
+        try database.statement("SELECT value FROM setting WHERE key = ?").firstRow([key.rawValue]) { $0.string(0) }
+    }
+
+    public func setSetting(_ key: SettingKey, _ value: String) throws {
         try database.execute("INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                             [key, value])
+                             [key.rawValue, value])
     }
 
     /// The last ID block reserved (see `IDAllocator`), 0 for a new store. A stored value that is
     /// not a 32-bit number is replaced by the highest ID the file knows (history, held) plus a
     /// block, so no ID is given out twice; `notice` says so.
     public func idHighWater() throws -> UInt32 {
-        guard let text = try setting("id-high-water") else { return 0 }
+        guard let text = try setting(.idHighWater) else { return 0 }
         if let value = UInt32(text) { return value }
         let highest = try database.statement("SELECT max(m) FROM (SELECT max(id) AS m FROM history UNION ALL SELECT max(id) FROM held)")
             .firstRow { $0.int64(0) } ?? 0
@@ -266,7 +280,7 @@ public final class Store {
         notice("the stored ID high-water mark is not valid (\(text.prefix(40))); IDs continue after \(mark), past every ID in the state database")
         return mark
     }
-    public func setIDHighWater(_ value: UInt32) throws { try setSetting("id-high-water", String(value)) }
+    public func setIDHighWater(_ value: UInt32) throws { try setSetting(.idHighWater, String(value)) }
 
     // MARK: History
 

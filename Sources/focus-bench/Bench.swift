@@ -1,3 +1,4 @@
+import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
 import Foundation
@@ -85,8 +86,9 @@ struct Bench {
                              replyType: "(u)")
         record("memory_held_mib", Harness.residentMiB(pid), "Resident memory, \(options.held) held", unit: "MiB")
         let daemon = Client(bus: try BusConnection.connect(address: daemonAddress), destination: "org.freedesktop.Notifications")
-        let summarised = try client.bus.callSync(ControlNames.busName, ControlNames.path,
-                                                 ControlNames.interface, "DeliverSummary", replyType: "(u)").child(0).uint32 ?? 0
+        let deliver = Control1Method.deliverSummary
+        let summarised = try client.bus.callSync(ControlNames.busName, ControlNames.path, ControlNames.interface,
+                                                 deliver.rawValue, replyType: deliver.replyType).child(0).uint32 ?? 0
         verdict("the \(options.held) held were held for the summary", Int(summarised) >= options.held)
         settle(client)
         _ = daemon.sequential(1, method: "InvokeOnLastDigest", arguments: { .tuple([.string("show-all")]) }, replyType: nil)
@@ -222,7 +224,7 @@ struct Bench {
 
     private func status(_ client: Client) throws -> [String: Any] {
         let reply = try client.bus.callSync(ControlNames.busName, ControlNames.path,
-                                            ControlNames.interface, "Status", replyType: "(s)")
+                                            ControlNames.interface, Control1Method.status.rawValue, replyType: Control1Method.status.replyType)
         return (try JSONSerialization.jsonObject(with: Data((reply.child(0).string ?? "{}").utf8))) as? [String: Any] ?? [:]
     }
 
@@ -247,8 +249,8 @@ struct Bench {
 
     private func historyCount(_ client: Client, app: String) throws -> Int {
         let reply = try client.bus.callSync(ControlNames.busName, ControlNames.path,
-                                            ControlNames.interface, "History",
-                                            .tuple([.uint32(UInt32.max), .string(app)]), replyType: "(s)",
+                                            ControlNames.interface, Control1Method.history.rawValue,
+                                            .tuple([.uint32(UInt32.max), .string(app)]), replyType: Control1Method.history.replyType,
                                             timeoutMilliseconds: 120_000)
         return ((try JSONSerialization.jsonObject(with: Data((reply.child(0).string ?? "[]").utf8))) as? [Any])?.count ?? 0
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocusBridgeConfig
+import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
 import Foundation
@@ -10,12 +11,11 @@ struct AppsCommand: ParsableCommand {
         commandName: "apps",
         abstract: "List the apps seen (last 7 days), their notifications, and their settings with where each comes from.")
 
-    @Flag(help: "Print a JSON array.")
-    var json = false
+    @OptionGroup var output: JSONOutput<JSONHelp.Array>
 
     func run() throws {
-        let (apps, text) = ControlClient().report([AppReport].self, "Apps")
-        if json { return print(text) }
+        let (apps, text) = ControlClient().report([AppReport].self, .apps)
+        if output.json { return print(text) }
         guard !apps.isEmpty else { return print("No app has sent a notification in the last \(AppReport.days) days.") }
         var rows = [["APP", "LAST 7 DAYS", "DELIVERY", "TIME SENSITIVE", "MUTED UNTIL"]]
         for app in apps {
@@ -51,8 +51,7 @@ struct AppCommand: ParsableCommand {
     @Flag(help: "Allow an app no notification was seen from yet.")
     var new = false
 
-    @Flag(help: "Print the app's entry after the change as JSON, with \"message\".")
-    var json = false
+    @OptionGroup var output: JSONOutput<JSONHelp.AppChange>
 
     func validate() throws {
         if words.count == 1 && words[0] != "reset" {
@@ -64,24 +63,24 @@ struct AppCommand: ParsableCommand {
     func run() throws {
         let client = ControlClient()
         if words.isEmpty {
-            let apps = client.report([AppReport].self, "Apps").value
+            let apps = client.report([AppReport].self, .apps).value
             guard let app = apps.first(where: { $0.app == name }) ?? apps.first(where: { $0.app.lowercased() == name.lowercased() }) else {
                 let near = ClosestName.to(name, among: apps.map(\.app))
                 ControlClient.fail("focusctl: no notification from \"\(name)\" has been seen"
                                    + (near.map { "; did you mean \"\($0)\"?" } ?? "."), code: 1)
             }
-            if json { return print(JSONText.encode(app)) }
+            if output.json { return print(JSONText.encode(app)) }
             return AppCommand.show(app)
         }
         let (report, text): (AppChangeReport, String)
         if words[0] == "reset" {
-            (report, text) = client.report(AppChangeReport.self, "ResetAppChoice",
+            (report, text) = client.report(AppChangeReport.self, .resetAppChoice,
                                            .tuple([.string(name), .string(words.count > 1 ? words[1] : "")]))
         } else {
-            (report, text) = client.report(AppChangeReport.self, "SetAppChoice",
+            (report, text) = client.report(AppChangeReport.self, .setAppChoice,
                                            .tuple([.string(name), .string(words[0]), .string(words[1]), .bool(new)]))
         }
-        if json { return print(text) }
+        if output.json { return print(text) }
         print(report.message)
     }
 
@@ -113,8 +112,7 @@ struct MuteCommand: ParsableCommand {
     @Flag(help: "Allow an app no notification was seen from yet.")
     var new = false
 
-    @Flag(help: "Print JSON: the mutes with --list, else the app's entry and \"message\".")
-    var json = false
+    @OptionGroup var output: JSONOutput<JSONHelp.Mute>
 
     func validate() throws {
         try time.validate()
@@ -125,8 +123,8 @@ struct MuteCommand: ParsableCommand {
     func run() throws {
         let client = ControlClient()
         guard let name else {
-            let mutes = client.report(StatusReport.self, "Status").value.mutes
-            if json { return print(JSONText.encode(mutes)) }
+            let mutes = client.report(StatusReport.self, .status).value.mutes
+            if output.json { return print(JSONText.encode(mutes)) }
             if mutes.isEmpty { return print("No app is muted.") }
             return print(Table.render(mutes.map { [$0.app, "until " + (Timestamp.parse($0.until).map { LocalTime.string($0) } ?? $0.until)] }))
         }
@@ -137,9 +135,9 @@ struct MuteCommand: ParsableCommand {
         if until.timeIntervalSince(now) > MuteList.longest {
             ControlClient.fail("focusctl: a mute lasts a week at most.", code: 1)
         }
-        let (report, text) = client.report(AppChangeReport.self, "Mute",
+        let (report, text) = client.report(AppChangeReport.self, .mute,
                                            .tuple([.string(name), .double(until.timeIntervalSince1970), .bool(new)]))
-        if json { return print(text) }
+        if output.json { return print(text) }
         print("\(report.app.app) is muted until \(LocalTime.string(until)): its notifications are recorded, never shown "
               + "(critical ones still break through). focusctl unmute \(report.app.app) ends it.")
     }
@@ -152,12 +150,11 @@ struct UnmuteCommand: ParsableCommand {
     @Argument(help: "The app.")
     var name: String
 
-    @Flag(help: "Print the app's entry after the change as JSON, with \"message\".")
-    var json = false
+    @OptionGroup var output: JSONOutput<JSONHelp.AppChange>
 
     func run() throws {
-        let (report, text) = ControlClient().report(AppChangeReport.self, "Unmute", .tuple([.string(name)]))
-        if json { return print(text) }
+        let (report, text) = ControlClient().report(AppChangeReport.self, .unmute, .tuple([.string(name)]))
+        if output.json { return print(text) }
         print(report.message)
     }
 }

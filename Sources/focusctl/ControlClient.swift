@@ -1,4 +1,5 @@
 import ArgumentParser
+import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
 import Foundation
@@ -29,34 +30,34 @@ struct ControlClient {
 
     /// Calls a method of `org.focusbridge.Control1`; a refusal ends focusctl with its message.
     @discardableResult
-    func call(_ method: String, _ arguments: Variant? = nil, replyType: String? = nil) -> Variant {
+    func call(_ method: Control1Method, _ arguments: Variant? = nil) -> Variant {
         do {
             return try bus.callSync(ControlNames.busName, ControlNames.path,
-                                    ControlNames.interface, method, arguments, replyType: replyType,
+                                    ControlNames.interface, method.rawValue, arguments, replyType: method.replyType,
                                     timeoutMilliseconds: 10_000)
         } catch {
             if [DBusError.serviceUnknown, DBusError.nameHasNoOwner].contains(error.name) {
                 Self.fail(Self.notRunning, code: 2)
             }
             if error.name.hasPrefix(ControlNames.errorPrefix) { Self.fail(error.message, code: 1) }
-            Self.fail("focusctl: focus-bridge refused \(method): \(error.message)", code: 1)
+            Self.fail("focusctl: focus-bridge refused \(method.rawValue): \(error.message)", code: 1)
         }
     }
 
     /// Calls a method that answers one JSON text: the text, and its typed reading.
-    func report<T: Decodable>(_ type: T.Type, _ method: String, _ arguments: Variant? = nil) -> (value: T, json: String) {
-        let text = call(method, arguments, replyType: "(s)").child(0).string ?? "null"
+    func report<T: Decodable>(_ type: T.Type, _ method: Control1Method, _ arguments: Variant? = nil) -> (value: T, json: String) {
+        let text = call(method, arguments).child(0).string ?? "null"
         do {
             return (try JSONText.decode(type, from: text), text)
         } catch {
-            Self.fail("focusctl: focus-bridge answered \(method) with JSON of another shape (\(error)); is it another version?", code: 1)
+            Self.fail("focusctl: focus-bridge answered \(method.rawValue) with JSON of another shape (\(error)); is it another version?", code: 1)
         }
     }
 
     /// The status, asynchronously (nil when the daemon does not answer), for `watch`.
     func statusAsync(_ completion: @escaping (StatusReport?) -> Void) {
-        bus.call(ControlNames.busName, ControlNames.path, ControlNames.interface, "Status",
-                 replyType: "(s)", timeoutMilliseconds: 10_000) { result in
+        bus.call(ControlNames.busName, ControlNames.path, ControlNames.interface, Control1Method.status.rawValue,
+                 replyType: Control1Method.status.replyType, timeoutMilliseconds: 10_000) { result in
             guard case .success(let reply) = result, let text = reply.child(0).string else { return completion(nil) }
             completion(try? JSONText.decode(StatusReport.self, from: text))
         }
@@ -65,7 +66,7 @@ struct ControlClient {
     /// Asks the bridge for its `StateChanged` signals (sent only to those who ask). A refusal
     /// (another user's bridge) leaves `watch` with the statuses it reads itself.
     func watchAsync() {
-        bus.call(ControlNames.busName, ControlNames.path, ControlNames.interface, "Watch",
+        bus.call(ControlNames.busName, ControlNames.path, ControlNames.interface, Control1Method.watch.rawValue,
                  timeoutMilliseconds: 10_000) { _ in }
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocusBridgeConfig
+import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
 import Foundation
@@ -20,8 +21,7 @@ struct ExplainCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("A notification from focusctl history, by its ID.", valueName: "id"))
     var id: String?
 
-    @Flag(help: "Print one JSON object.")
-    var json = false
+    @OptionGroup var output: JSONOutput<JSONHelp.Object>
 
     @Option(help: ArgumentHelp("The app (desktop entry or app name).", valueName: "app"))
     var app: String?
@@ -87,10 +87,10 @@ struct ExplainCommand: ParsableCommand {
         } else {
             // Check the request here first, so a bad one gets the same words either way.
             do { _ = try request.notification() } catch { ControlClient.fail("focusctl: \(error.description)", code: 1) }
-            result = ControlClient().report(DecisionReport.self, "Explain", .tuple([.string(JSONText.encode(request))])).value
+            result = ControlClient().report(DecisionReport.self, .explain, .tuple([.string(JSONText.encode(request))])).value
         }
         let assumed = Explanation.assumed(request)
-        if json {
+        if output.json {
             print(JSONText.encode(ExplainAnswer(result, assumed: assumed)))
             return
         }
@@ -102,8 +102,8 @@ struct ExplainCommand: ParsableCommand {
 
     /// `explain ID`: asked of the running daemon, which keeps history.
     private func explainNotification(_ id: UInt32) {
-        let (report, text) = ControlClient().report(ExplainIDReport.self, "ExplainNotification", .tuple([.uint32(id)]))
-        if json { return print(text) }
+        let (report, text) = ControlClient().report(ExplainIDReport.self, .explainNotification, .tuple([.uint32(id)]))
+        if output.json { return print(text) }
         print(Self.render(report))
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
 import Foundation
@@ -15,7 +16,7 @@ enum NotificationIDText {
 }
 
 /// Calls one of the fate methods and prints what it did (or its JSON).
-private func act(_ method: String, _ arguments: Variant?, json: Bool) {
+private func act(_ method: Control1Method, _ arguments: Variant?, json: Bool) {
     let (report, text) = ControlClient().report(FateActionReport.self, method, arguments)
     print(json ? text : report.message)
 }
@@ -35,11 +36,10 @@ struct ShowCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The notification, by its ID in focusctl history.", valueName: "id"))
     var id: String
 
-    @Flag(help: "Print what was done as one JSON object.")
-    var json = false
+    @OptionGroup var output: JSONOutput<JSONHelp.FateAction>
 
     func run() throws {
-        act("Show", .tuple([.uint32(NotificationIDText.parse(id))]), json: json)
+        act(.show, .tuple([.uint32(NotificationIDText.parse(id))]), json: output.json)
     }
 }
 
@@ -55,8 +55,7 @@ struct DismissCommand: ParsableCommand {
     @Flag(help: "Dismiss every held notification, for a Focus or the summary, in a digest or not.")
     var allHeld = false
 
-    @Flag(help: "Print what was done as one JSON object.")
-    var json = false
+    @OptionGroup var output: JSONOutput<JSONHelp.FateAction>
 
     func validate() throws {
         if id != nil && allHeld { throw ValidationError("Give an ID or --all-held, not both.") }
@@ -66,8 +65,8 @@ struct DismissCommand: ParsableCommand {
     }
 
     func run() throws {
-        if allHeld { return act("DismissHeld", nil, json: json) }
-        act("Dismiss", .tuple([.uint32(NotificationIDText.parse(id ?? ""))]), json: json)
+        if allHeld { return act(.dismissHeld, nil, json: output.json) }
+        act(.dismiss, .tuple([.uint32(NotificationIDText.parse(id ?? ""))]), json: output.json)
     }
 }
 
@@ -86,11 +85,10 @@ struct DigestCommand: ParsableCommand {
                                      valueName: "id"))
         var id: String?
 
-        @Flag(help: "Print what was done as one JSON object.")
-        var json = false
+        @OptionGroup var output: JSONOutput<JSONHelp.FateAction>
 
         func run() throws {
-            act("ShowAll", .tuple([.uint32(id.map { NotificationIDText.parse($0) } ?? 0)]), json: json)
+            act(.showAll, .tuple([.uint32(id.map { NotificationIDText.parse($0) } ?? 0)]), json: output.json)
         }
     }
 }

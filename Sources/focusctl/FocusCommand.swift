@@ -1,4 +1,5 @@
 import ArgumentParser
+import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
 import Foundation
@@ -19,13 +20,12 @@ struct FocusCommand: ParsableCommand {
 
         @OptionGroup var time: FocusTime
 
-        @Flag(help: "Print the status after the change as one JSON object, with \"ended\".")
-        var json = false
+        @OptionGroup var output: JSONOutput<JSONHelp.FocusChange>
 
         func validate() throws { try time.validate() }
 
         func run() throws {
-            FocusCommand.turnOn(name, time: time, json: json)
+            FocusCommand.turnOn(name, time: time, json: output.json)
         }
     }
 
@@ -34,23 +34,21 @@ struct FocusCommand: ParsableCommand {
             commandName: "off",
             abstract: "Turn the Focus off (until the next boundary of the schedules); say what it held.")
 
-        @Flag(help: "Print the status after the change as one JSON object, with \"ended\".")
-        var json = false
+        @OptionGroup var output: JSONOutput<JSONHelp.FocusChange>
 
         func run() throws {
-            FocusCommand.turnOff(json: json)
+            FocusCommand.turnOff(json: output.json)
         }
     }
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List the Focus profiles.")
 
-        @Flag(help: "Print a JSON array.")
-        var json = false
+        @OptionGroup var output: JSONOutput<JSONHelp.Array>
 
         func run() throws {
-            let (focuses, text) = ControlClient().report([FocusListReport].self, "FocusList")
-            if json {
+            let (focuses, text) = ControlClient().report([FocusListReport].self, .focusList)
+            if output.json {
                 print(text)
                 return
             }
@@ -69,7 +67,7 @@ struct FocusCommand: ParsableCommand {
     /// Turns a Focus on and says so: "work is on until 17:30." (and what the one before held).
     static func turnOn(_ name: String, time: FocusTime, json: Bool) {
         let (seconds, until) = time.checked()
-        let (change, text) = ControlClient().report(FocusChangeReport.self, "FocusOn",
+        let (change, text) = ControlClient().report(FocusChangeReport.self, .focusOn,
                                                     .tuple([.string(name), .double(seconds), .string(until ?? "")]))
         if json { return print(text) }
         if let ended = change.ended { print(endedSentence(ended)) }
@@ -79,7 +77,7 @@ struct FocusCommand: ParsableCommand {
     /// Turns the Focus off and says what it did: "work is off; 3 held notifications were
     /// delivered in a digest." or "No Focus was on."
     static func turnOff(json: Bool) {
-        let (change, text) = ControlClient().report(FocusChangeReport.self, "FocusOff")
+        let (change, text) = ControlClient().report(FocusChangeReport.self, .focusOff)
         if json { return print(text) }
         print(change.ended.map(endedSentence) ?? "No Focus was on.")
     }
@@ -169,13 +167,12 @@ struct DndCommand: ParsableCommand {
 
         @OptionGroup var time: FocusTime
 
-        @Flag(help: "Print the status after the change as one JSON object, with \"ended\".")
-        var json = false
+        @OptionGroup var output: JSONOutput<JSONHelp.FocusChange>
 
         func validate() throws { try time.validate() }
 
         func run() throws {
-            FocusCommand.turnOn(FocusProfile.doNotDisturbName, time: time, json: json)
+            FocusCommand.turnOn(FocusProfile.doNotDisturbName, time: time, json: output.json)
         }
     }
 
@@ -183,18 +180,17 @@ struct DndCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "off", abstract: "Turn Do Not Disturb off; say what it held. Another Focus stays on.")
 
-        @Flag(help: "Print the status after the change as one JSON object, with \"ended\".")
-        var json = false
+        @OptionGroup var output: JSONOutput<JSONHelp.FocusChange>
 
         func run() throws {
             let client = ControlClient()
-            let status = client.report(StatusReport.self, "Status").value
+            let status = client.report(StatusReport.self, .status).value
             guard let focus = status.focus, focus.name.lowercased() == FocusProfile.doNotDisturbName else {
-                if json { return print(JSONText.encode(FocusChangeReport(status: status, ended: nil))) }
+                if output.json { return print(JSONText.encode(FocusChangeReport(status: status, ended: nil))) }
                 let other = status.focus.map { " (\($0.name) is on; focusctl focus off ends it)" } ?? ""
                 return print("Do Not Disturb was not on\(other).")
             }
-            FocusCommand.turnOff(json: json)
+            FocusCommand.turnOff(json: output.json)
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FocusBridgeControl
 import FocusBridgeCore
 import Foundation
 
@@ -6,8 +7,7 @@ import Foundation
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "history", abstract: "List the notifications received, newest first.")
 
-    @Flag(help: "Print a JSON array.")
-    var json = false
+    @OptionGroup var output: JSONOutput<JSONHelp.Array>
 
     /// Read as text (and any text taken, "-1" too), so a bad number gets one sentence.
     @Option(parsing: .unconditional, help: ArgumentHelp("At most this many, 1 to 1000 (default: 50).", valueName: "n"))
@@ -27,8 +27,8 @@ struct HistoryCommand: ParsableCommand {
         if limit > HistoryReport.maxEntries {
             FileHandle.standardError.write(Data("focusctl: --limit \(limit) is more than the \(HistoryReport.maxEntries) the daemon lists at once; showing at most \(HistoryReport.maxEntries).\n".utf8))
         }
-        let (entries, text) = ControlClient().report([HistoryReport].self, "History", .tuple([.uint32(limit), .string(app)]))
-        if json {
+        let (entries, text) = ControlClient().report([HistoryReport].self, .history, .tuple([.uint32(limit), .string(app)]))
+        if output.json {
             print(text)
             return
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FocusBridgeControl
 import FocusBridgeCore
 
 /// `focusctl reload`: makes the daemon read its configuration again.
@@ -6,14 +7,13 @@ struct ReloadCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "reload",
                                                     abstract: "Reload the configuration (a broken file is refused and printed).")
 
-    @Flag(help: "Print {\"reloaded\": true, \"focuses\": [names]}.")
-    var json = false
+    @OptionGroup var output: JSONOutput<JSONHelp.Reload>
 
     func run() throws {
         let client = ControlClient()
-        client.call("Reload")
-        let focuses = client.report([FocusListReport].self, "FocusList").value
-        if json { return print(JSONText.encode(Reloaded(focuses: focuses.map(\.name)))) }
+        client.call(.reload)
+        let focuses = client.report([FocusListReport].self, .focusList).value
+        if output.json { return print(JSONText.encode(Reloaded(focuses: focuses.map(\.name)))) }
         let names = focuses.map { $0.builtIn == true ? "\($0.name) (built in)" : $0.name }
         print("Configuration reloaded; Focus profiles: \(names.joined(separator: ", ")).")
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
 import Foundation
@@ -18,12 +19,11 @@ struct ShareStatusCommand: ParsableCommand {
         commandName: "status",
         abstract: "Show this device, the devices seen in the share folder, and each one's last change.")
 
-    @Flag(help: "Print the state as one JSON object.")
-    var json = false
+    @OptionGroup var output: JSONOutput<JSONHelp.ShareState>
 
     func run() throws {
-        let (report, text) = ControlClient().report(ShareReport.self, "ShareStatus")
-        if json { return print(text) }
+        let (report, text) = ControlClient().report(ShareReport.self, .shareStatus)
+        if output.json { return print(text) }
         guard let folder = report.folder else {
             return print("Sharing is off: set [share] folder in the configuration (focus-bridge.toml(5), SHARE).")
         }
@@ -59,11 +59,10 @@ struct ShareForgetCommand: ParsableCommand {
     @Argument(help: "The device, as `focusctl share status` names it.")
     var device: String
 
-    @Flag(help: "Print {\"device\", \"message\"}.")
-    var json = false
+    @OptionGroup var output: JSONOutput<JSONHelp.ShareForget>
 
     func run() throws {
-        let (report, text) = ControlClient().report(ShareForgetReport.self, "ShareForget", .tuple([.string(device)]))
-        print(json ? text : report.message)
+        let (report, text) = ControlClient().report(ShareForgetReport.self, .shareForget, .tuple([.string(device)]))
+        print(output.json ? text : report.message)
     }
 }

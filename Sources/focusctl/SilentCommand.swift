@@ -1,4 +1,5 @@
 import ArgumentParser
+import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
 
@@ -16,22 +17,21 @@ struct SilentCommand: ParsableCommand {
     @Argument(help: "Turn it on or off, or toggle it; without it, show the state.")
     var state: Switch?
 
-    @Flag(help: "Print {\"silent\": true|false} (the state after the change).")
-    var json = false
+    @OptionGroup var output: JSONOutput<JSONHelp.Silent>
 
     func run() throws {
         let client = ControlClient()
         let on: Bool
         switch state {
         case nil:
-            on = client.report(StatusReport.self, "Status").value.silent
+            on = client.report(StatusReport.self, .status).value.silent
         case .on?: on = true
         case .off?: on = false
         case .toggle?:
-            on = !client.report(StatusReport.self, "Status").value.silent
+            on = !client.report(StatusReport.self, .status).value.silent
         }
-        if state != nil { client.call("SetSilent", .tuple([.bool(on)])) }
-        if json { return print(JSONText.encode(["silent": on])) }
+        if state != nil { client.call(.setSilent, .tuple([.bool(on)])) }
+        if output.json { return print(JSONText.encode(["silent": on])) }
         print(on ? "Silent mode is on: no notification makes a sound but critical ones."
                  : "Silent mode is off: notifications make their sounds.")
     }

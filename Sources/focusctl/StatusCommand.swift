@@ -1,16 +1,16 @@
 import ArgumentParser
+import FocusBridgeControl
 import FocusBridgeCore
 
 /// `focusctl status`: the Focus, silent mode, what is held, the downstream.
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "status", abstract: "Show what FocusBridge is doing.")
 
-    @Flag(help: "Print the status as one JSON object.")
-    var json = false
+    @OptionGroup var output: JSONOutput<JSONHelp.Status>
 
     func run() throws {
-        let (status, text) = ControlClient().report(StatusReport.self, "Status")
-        if json {
+        let (status, text) = ControlClient().report(StatusReport.self, .status)
+        if output.json {
             print(text)
             return
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FocusBridgeControl
 import FocusBridgeCore
 import Foundation
 
@@ -11,12 +12,11 @@ struct SummaryCommand: ParsableCommand {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Show what the next summary holds.")
 
-        @Flag(help: "Print one JSON object.")
-        var json = false
+        @OptionGroup var output: JSONOutput<JSONHelp.Object>
 
         func run() throws {
-            let (summary, text) = ControlClient().report(SummaryReport.self, "Summary")
-            if json {
+            let (summary, text) = ControlClient().report(SummaryReport.self, .summary)
+            if output.json {
                 print(text)
                 return
             }
@@ -32,12 +32,11 @@ struct SummaryCommand: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "deliver",
                                                         abstract: "Deliver the summary now and say how many it held.")
 
-        @Flag(help: "Print {\"delivered\": N}.")
-        var json = false
+        @OptionGroup var output: JSONOutput<JSONHelp.Delivered>
 
         func run() throws {
-            let count = ControlClient().call("DeliverSummary", replyType: "(u)").child(0).uint32 ?? 0
-            if json { return print(JSONText.encode(["delivered": count])) }
+            let count = ControlClient().call(.deliverSummary).child(0).uint32 ?? 0
+            if output.json { return print(JSONText.encode(["delivered": count])) }
             print(count == 0 ? "Nothing was held for the summary; nothing was delivered."
                   : "Summary delivered: \(count) notification\(count == 1 ? "" : "s") in one notification.")
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
 @preconcurrency import Foundation
@@ -29,7 +30,7 @@ struct WatchCommand: ParsableCommand {
                 print(#"{"running":false}"#)
             }
         }
-        bus.subscribe(sender: ControlNames.busName, interface: ControlNames.interface, member: "StateChanged",
+        bus.subscribe(sender: ControlNames.busName, interface: ControlNames.interface, member: ControlNames.stateChanged,
                       path: ControlNames.path) { signal in
             emit(try? JSONText.decode(StatusReport.self, from: signal.parameters.child(0).string ?? "{}"))
         }

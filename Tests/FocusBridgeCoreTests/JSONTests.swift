@@ -1,3 +1,4 @@
+import FocusBridgeControl
 @testable import FocusBridgeCore
 import Foundation
 import XCTest

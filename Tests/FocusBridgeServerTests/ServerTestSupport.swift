@@ -1,3 +1,4 @@
+import FocusBridgeConfig
 import FocusBridgeCore
 import FocusBridgeDBus
 @testable import FocusBridgeServer
@@ -15,7 +16,7 @@ final class FakeDownstream: Downstream {
         let completion: (Result<UInt32, DBusError>) -> Void
     }
 
-    let mode = "fake"
+    let mode = DownstreamSettings.Mode.name
     let target = "a fake daemon"
     var isConnected = true
     var capabilities: [String]? = ["body", "actions"]

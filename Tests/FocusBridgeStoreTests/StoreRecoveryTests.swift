@@ -74,7 +74,7 @@ final class StoreRecoveryTests: XCTestCase {
             let store = try Store(directory: directory)
             try store.record([HistoryEntry(id: 5000, app: "A", summary: "s", body: "", level: .active, decision: .delivered,
                                            received: Instant(timeIntervalSince1970: 1_800_000_000))])
-            try store.setSetting("id-high-water", "garbage")
+            try store.setSetting(.idHighWater, "garbage")
         }
         let raw = try SQLiteDatabase(path: path)
         do {

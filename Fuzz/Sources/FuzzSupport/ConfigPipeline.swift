@@ -1,4 +1,5 @@
 import FocusBridgeConfig
+import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeTOML
 @testable import FocusBridgeServer

@@ -1,3 +1,4 @@
+import FocusBridgeControl
 import FocusBridgeCore
 
 /// Every reader of JSON that takes it from outside the process, each given the same bytes: another

@@ -1,3 +1,4 @@
+import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
 @testable import FocusBridgeServer

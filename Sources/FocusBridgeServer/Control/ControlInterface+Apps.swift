@@ -1,3 +1,4 @@
+import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeStore
@@ -6,14 +7,14 @@ import FocusBridgeStore
 /// with their effective settings, run-time choices and mutes. A name no app was seen under is
 /// refused with the closest one seen, unless the caller says it is new.
 extension ControlInterface {
-    /// Handles `call` when it is one of these methods; false when it is not.
-    func handleAppCall(_ call: MethodCall) throws -> Bool {
+    /// Handles `call`, one of these methods (`handle` sends no other here).
+    func handleAppCall(_ call: MethodCall, _ method: Control1Method) throws {
         let arguments = call.parameters
         let preferences = bridge.preferences
-        switch call.methodName {
-        case "Apps":
+        switch method {
+        case .apps:
             call.reply(.tuple([.string(JSONText.encode(apps()))]))
-        case "SetAppChoice":
+        case .setAppChoice:
             let app = try knownApp(arguments.child(0).string ?? "", new: arguments.child(3).bool ?? false)
             let keyText = arguments.child(1).string ?? ""
             guard let key = AppChoice.Key(rawValue: keyText) else { throw Refused(Self.unknownKey(keyText)) }
@@ -25,7 +26,7 @@ extension ControlInterface {
             preferences.set(choice, for: app)
             reply(call, app, "\(app): \(key.rawValue) is \(choice.value) (your choice; it wins over the configuration "
                   + "until `focusctl app \(app) reset \(key.rawValue)`)")
-        case "ResetAppChoice":
+        case .resetAppChoice:
             let app = try knownApp(arguments.child(0).string ?? "", new: true)
             let keyText = arguments.child(1).string ?? ""
             var key: AppChoice.Key?
@@ -38,7 +39,7 @@ extension ControlInterface {
                 ? "\(app) had no choice\(key.map { " for \($0.rawValue)" } ?? "") to reset; nothing changed."
                 : "\(app): \(reset.map(\.choice.key.rawValue).joined(separator: ", ")) back to the configuration."
             reply(call, app, message)
-        case "Mute":
+        case .mute:
             let app = try knownApp(arguments.child(0).string ?? "", new: arguments.child(2).bool ?? false)
             let now = bridge.clock.now
             let until = Instant(timeIntervalSince1970: arguments.child(1).double ?? 0)
@@ -46,15 +47,14 @@ extension ControlInterface {
             guard until.timeIntervalSince(now) <= MuteList.longest else { throw Refused("a mute lasts a week at most") }
             preferences.mute(app, until: until)
             reply(call, app, "\(app) is muted until \(Timestamp.string(until)).")
-        case "Unmute":
+        case .unmute:
             let name = arguments.child(0).string ?? ""
             let app = try knownApp(name, new: true)
             let message = preferences.unmute(app) == nil ? "\(app) was not muted; nothing changed." : "\(app) is no longer muted."
             reply(call, app, message)
         default:
-            return false
+            preconditionFailure("\(method.rawValue) is not a per-app call")
         }
-        return true
     }
 
     struct Refused: Error, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import FocusBridgeConfig
+import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeStore
@@ -71,27 +72,30 @@ final class ControlInterface {
     }
 
     private func handle(_ call: MethodCall) throws {
+        guard let method = Control1Method(rawValue: call.methodName) else {
+            return call.fail(DBusError(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no method \(call.methodName)"))
+        }
         let arguments = call.parameters
-        switch call.methodName {
-        case "Status":
+        switch method {
+        case .status:
             call.reply(.tuple([.string(JSONText.encode(status()))]))
-        case "History":
+        case .history:
             let limit = min(Int(arguments.child(0).uint32 ?? 0), HistoryReport.maxEntries)
             let entries = try store.history(limit: limit == 0 ? 50 : limit, app: arguments.child(1).string ?? "")
             call.reply(.tuple([.string(JSONText.encode(entries.map(HistoryReport.init)))]))
-        case "Reload":
+        case .reload:
             if let error = reload() {
                 call.fail(DBusError(name: Self.invalidConfig, message: error.description))
             } else {
                 focus.evaluate()
                 call.reply()
             }
-        case "SetSilent":
+        case .setSilent:
             try bridge.setSilent(arguments.child(0).bool ?? false)
             call.reply()
-        case "Explain":
+        case .explain:
             call.reply(.tuple([.string(try explain(arguments.child(0).string ?? ""))]))
-        case "FocusOn":
+        case .focusOn:
             // 0 means no duration; anything else must be a sane one (NaN, inf, negative refused).
             let seconds = arguments.child(1).double ?? 0
             let until = arguments.child(2).string ?? ""
@@ -100,14 +104,14 @@ final class ControlInterface {
                                      until: until.isEmpty ? nil : until)
             }
             call.reply(.tuple([.string(JSONText.encode(FocusChangeReport(status: status(), ended: ended)))]))
-        case "FocusOff":
+        case .focusOff:
             let ended = try focusChange { focus.turnOff() }
             call.reply(.tuple([.string(JSONText.encode(FocusChangeReport(status: status(), ended: ended)))]))
-        case "FocusList":
+        case .focusList:
             call.reply(.tuple([.string(JSONText.encode(focusList()))]))
-        case "Summary":
+        case .summary:
             call.reply(.tuple([.string(JSONText.encode(summary()))]))
-        case "Watch":
+        case .watch:
             if !watchers.contains(call.sender) {
                 guard watchers.count < Self.maxWatchers else {
                     return call.fail(DBusError(name: "org.freedesktop.DBus.Error.LimitsExceeded",
@@ -116,21 +120,22 @@ final class ControlInterface {
                 watchers.append(call.sender)
             }
             call.reply()
-        case "DeliverSummary":
+        case .deliverSummary:
             call.reply(.tuple([.uint32(UInt32(bridge.deliverSummary()))]))
-        case "ExplainNotification":
+        case .explainNotification:
             call.reply(.tuple([.string(JSONText.encode(try bridge.explainNotification(arguments.child(0).uint32 ?? 0)))]))
-        case "Show":
+        case .show:
             call.reply(.tuple([.string(JSONText.encode(try bridge.show(arguments.child(0).uint32 ?? 0)))]))
-        case "Dismiss":
+        case .dismiss:
             call.reply(.tuple([.string(JSONText.encode(try bridge.dismiss(arguments.child(0).uint32 ?? 0)))]))
-        case "DismissHeld":
+        case .dismissHeld:
             call.reply(.tuple([.string(JSONText.encode(bridge.dismissAllHeld()))]))
-        case "ShowAll":
+        case .showAll:
             call.reply(.tuple([.string(JSONText.encode(try bridge.showAll(digest: arguments.child(0).uint32 ?? 0)))]))
-        default:
-            if try handleAppCall(call) || handleShareCall(call) { return }
-            call.fail(DBusError(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no method \(call.methodName)"))
+        case .apps, .setAppChoice, .resetAppChoice, .mute, .unmute:
+            try handleAppCall(call, method)
+        case .shareStatus, .shareForget:
+            try handleShareCall(call, method)
         }
     }
 
@@ -140,7 +145,7 @@ final class ControlInterface {
         StatusReport(
             version: focusBridgeVersion, silent: bridge.silent, focus: bridge.activeFocus.map(StatusReport.Focus.init),
             nextSummary: focus.nextSummary.map(Timestamp.string),
-            downstream: .init(mode: bridge.downstream.mode, target: bridge.downstream.target,
+            downstream: .init(mode: bridge.downstream.mode.rawValue, target: bridge.downstream.target,
                               connected: bridge.downstream.isConnected,
                               daemon: bridge.downstream.serverInformation, problem: bridge.downstream.problem,
                               capabilities: bridge.capabilities,
@@ -201,7 +206,7 @@ final class ControlInterface {
             guard text != self.lastAnnounced else { return }
             self.lastAnnounced = text
             for watcher in self.watchers {
-                self.bus.emitSignal(destination: watcher, path: Self.path, interface: Self.name, name: "StateChanged",
+                self.bus.emitSignal(destination: watcher, path: Self.path, interface: Self.name, name: ControlNames.stateChanged,
                                     .tuple([.string(text)]))
             }
         }

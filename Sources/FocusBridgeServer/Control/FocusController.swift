@@ -41,14 +41,14 @@ final class FocusController {
     /// of bounds is logged in one line and discarded (it must not stop the next start).
     private static func storedManual(_ store: Store, logger: Logger) -> ManualFocus? {
         let text: String?
-        do { text = try store.setting("manual-focus") } catch {
+        do { text = try store.setting(.manualFocus) } catch {
             logger.warning("cannot read the stored manual Focus (\(error)); it is discarded")
             return nil
         }
         guard let text, text != "null" else { return nil }
         guard let manual = try? JSONText.decode(ManualFocus.self, from: text), manual.isPlausible else {
             logger.warning("the stored manual Focus is not valid (\(text.prefix(200))); it is discarded")
-            try? store.setSetting("manual-focus", "null")
+            try? store.setSetting(.manualFocus, "null")
             return nil
         }
         return manual
@@ -110,12 +110,12 @@ final class FocusController {
     /// Delivers one summary if any summary time passed since the last look (while running,
     /// asleep or stopped).
     private func catchUpSummaries(now: Instant) {
-        let stored = (try? store.setting("summary-checked")) ?? nil
+        let stored = (try? store.setting(.summaryChecked)) ?? nil
         let last = stored.flatMap(TimeBounds.storedInstant)
         if let stored, last == nil {
             logger.warning("the stored time of the last summary check is not valid (\(stored.prefix(100))); it is discarded")
         }
-        defer { try? store.setSetting("summary-checked", String(now.timeIntervalSince1970)) }
+        defer { try? store.setSetting(.summaryChecked, String(now.timeIntervalSince1970)) }
         guard let last else { return }
         let due = summary.instants(after: last, through: now)
         guard !due.isEmpty else { return }
@@ -187,9 +187,9 @@ final class FocusController {
         manual = change
         do {
             if let change {
-                try store.setSetting("manual-focus", JSONWriter.write(try JSONValueEncoder().encode(change)))
+                try store.setSetting(.manualFocus, JSONWriter.write(try JSONValueEncoder().encode(change)))
             } else {
-                try store.setSetting("manual-focus", "null")
+                try store.setSetting(.manualFocus, "null")
             }
         } catch {
             logger.error("cannot record the manual Focus: \(error)")

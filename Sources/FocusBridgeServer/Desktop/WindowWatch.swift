@@ -1,3 +1,4 @@
+import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
 import Logging

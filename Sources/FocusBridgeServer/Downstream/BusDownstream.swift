@@ -1,3 +1,4 @@
+import FocusBridgeConfig
 import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeSystem
@@ -6,7 +7,7 @@ import Logging
 /// A notification daemon reached over D-Bus: on a private bus (spawn), another bus (address) or
 /// under another name on the session bus (name).
 final class BusDownstream: Downstream {
-    let mode: String
+    let mode: DownstreamSettings.Mode
     let target: String
     /// The daemon's bus for the cold calls (`BusConnection`, `Variant` bodies): its Do Not
     /// Disturb, the spawned daemon's name.
@@ -35,7 +36,7 @@ final class BusDownstream: Downstream {
     /// and the queue's bound keep a stalled daemon from costing memory.
     static let notifyTimeoutMilliseconds = Int32.max
 
-    init(mode: String, target: String, connection: BusConnection, calls: SdBusConnection, daemonName: String,
+    init(mode: DownstreamSettings.Mode, target: String, connection: BusConnection, calls: SdBusConnection, daemonName: String,
          passthroughNames: [String]?, logger: Logger) {
         self.mode = mode
         self.target = target

@@ -1,10 +1,11 @@
+import FocusBridgeConfig
 import FocusBridgeCore
 import FocusBridgeDBus
 
 /// Where the bridge delivers: a notification daemon on some bus, or the log.
 protocol Downstream: AnyObject {
     /// `spawn`, `name`, `address` or `log`.
-    var mode: String { get }
+    var mode: DownstreamSettings.Mode { get }
     /// The daemon's bus name or command, for `focusctl status`.
     var target: String { get }
     /// Whether the daemon is there to take calls now.

@@ -1,3 +1,4 @@
+import FocusBridgeConfig
 import FocusBridgeCore
 import FocusBridgeDBus
 
@@ -19,7 +20,7 @@ final class FallbackDownstream: Downstream {
     }
 
     private var current: Downstream { fellBack ? log : daemonBus }
-    var mode: String { current.mode }
+    var mode: DownstreamSettings.Mode { current.mode }
     var target: String { fellBack ? log.target : daemon.command.joined(separator: " ") }
     var isConnected: Bool { current.isConnected }
     var capabilities: [String]? { current.capabilities }

@@ -1,3 +1,4 @@
+import FocusBridgeConfig
 import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeSystem
@@ -5,7 +6,7 @@ import FocusBridgeSystem
 /// The downstream of last resort: each delivered notification becomes one line on standard
 /// output (the journal, under systemd), so nothing is silently lost when no daemon exists.
 final class LogDownstream: Downstream {
-    let mode = "log"
+    let mode = DownstreamSettings.Mode.log
     let target = "standard output"
     let isConnected = true
     let capabilities: [String]? = ["body"]

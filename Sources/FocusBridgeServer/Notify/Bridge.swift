@@ -63,7 +63,7 @@ final class Bridge {
         self.settings = settings
         tables = DeliveryTables(flood: FloodGate(limit: settings.general.rateLimit,
                                                  window: Double(settings.general.rateLimitSeconds)))
-        silent = try store.setting("silent") == "on"
+        silent = try store.setting(.silent) == "on"
         self.store = store
         self.clock = clock
         self.logger = logger
@@ -213,7 +213,7 @@ final class Bridge {
 
     /// Turns silent mode on or off, durably.
     func setSilent(_ on: Bool) throws {
-        try store.setSetting("silent", on ? "on" : "off")
+        try store.setSetting(.silent, on ? "on" : "off")
         silent = on
         logger.info("silent mode \(on ? "on" : "off")")
         stateChanged()

@@ -1,15 +1,16 @@
+import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
 
 /// The `[share]` calls of `org.focusbridge.Control1` (focusctl(1), SHARE): this device and the
 /// devices seen in the share folder, and forgetting one.
 extension ControlInterface {
-    /// Handles `call` when it is one of these methods; false when it is not.
-    func handleShareCall(_ call: MethodCall) throws -> Bool {
-        switch call.methodName {
-        case "ShareStatus":
+    /// Handles `call`, one of these methods (`handle` sends no other here).
+    func handleShareCall(_ call: MethodCall, _ method: Control1Method) throws {
+        switch method {
+        case .shareStatus:
             call.reply(.tuple([.string(JSONText.encode(shareStatus()))]))
-        case "ShareForget":
+        case .shareForget:
             let name = call.parameters.child(0).string ?? ""
             guard let share, share.forget(name) else {
                 let known = share.map { Array($0.ledger.devices.keys).sorted() } ?? []
@@ -19,9 +20,8 @@ extension ControlInterface {
             let message = "\(name) is forgotten; a new change made there brings it back."
             call.reply(.tuple([.string(JSONText.encode(ShareForgetReport(device: name, message: message)))]))
         default:
-            return false
+            preconditionFailure("\(method.rawValue) is not a share call")
         }
-        return true
     }
 
     func shareStatus() -> ShareReport {

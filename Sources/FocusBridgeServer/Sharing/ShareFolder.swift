@@ -37,7 +37,6 @@ final class ShareFolder {
 
     /// How many entries of the folder are looked at, and how many device files read, per scan.
     static let maxEntries = 10_000
-    static let settingKey = "share"
 
     init(store: Store, clock: Clock = SystemClock(), environment: [String: String] = Environment.all,
          logger: Logger, apply: @escaping (SharedApply) -> Bool) {
@@ -57,7 +56,7 @@ final class ShareFolder {
     }
 
     private static func storedLedger(_ store: Store, logger: Logger) -> ShareLedger {
-        guard let text = (try? store.setting(settingKey)) ?? nil else { return ShareLedger() }
+        guard let text = (try? store.setting(.share)) ?? nil else { return ShareLedger() }
         guard let ledger = try? JSONText.decode(ShareLedger.self, from: text), ledger.isPlausible else {
             logger.warning("the stored state of [share] is not valid; it is discarded (the devices are read again from the folder)")
             return ShareLedger()
@@ -66,7 +65,7 @@ final class ShareFolder {
     }
 
     private func save() {
-        do { try store.setSetting(Self.settingKey, JSONText.encode(ledger)) } catch {
+        do { try store.setSetting(.share, JSONText.encode(ledger)) } catch {
             logger.error("cannot record the state of [share]: \(error)")
         }
     }

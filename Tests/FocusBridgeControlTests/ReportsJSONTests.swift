@@ -1,4 +1,5 @@
-@testable import FocusBridgeCore
+import FocusBridgeControl
+import FocusBridgeCore
 import Foundation
 import XCTest
 
@@ -61,5 +62,14 @@ final class ReportsJSONTests: XCTestCase {
         XCTAssertEqual((json["ended"] as? [String: Any])?["held"] as? Int, 3)
         XCTAssertTrue(try object(FocusChangeReport(status: status, ended: nil))["ended"] is NSNull)
         XCTAssertEqual(try JSONDecoder().decode(FocusChangeReport.self, from: JSONEncoder().encode(change)), change)
+    }
+}
+
+extension ReportsJSONTests {
+    func testHistoryReportWritesNullNotNothing() {
+        let entry = HistoryEntry(id: 3, app: "a", summary: "s", body: "b", level: .passive, decision: .heldFocus,
+                                 received: Instant(timeIntervalSince1970: 0))
+        XCTAssertEqual(JSONText.encode(HistoryReport(entry)),
+                       #"{"app":"a","body":"b","close-reason":null,"closed":null,"decision":"held-focus","fate":"held-focus","id":3,"level":"passive","received":"1970-01-01T00:00:00.000Z","steps":[],"summary":"s"}"#)
     }
 }

@@ -1,3 +1,5 @@
+import FocusBridgeCore
+
 /// A notification described on the command line (`focusctl explain`), to be decided without
 /// being sent. The same request is decided by the running daemon or locally with `--config`.
 public struct ExplainRequest: Codable, Equatable, Sendable {
@@ -37,7 +39,8 @@ public struct ExplainRequest: Codable, Equatable, Sendable {
     public func notification() throws(Invalid) -> NotificationRequest {
         var hints: [String: HintValue] = [:]
         for item in self.hints {
-            let (name, value) = try Self.hint(item)
+            let name: String, value: HintValue
+            do { (name, value) = try HintValue.parse(item) } catch { throw Invalid(description: error.description) }
             hints[name] = value
         }
         if let urgency {
@@ -65,34 +68,5 @@ public struct ExplainRequest: Codable, Equatable, Sendable {
         if let time = TimeOfDay(at) { return clock.instant(time, on: clock.day(of: now)) }
         if let instant = DateTimeText.instant(at, clock: clock) { return instant }
         throw Invalid(description: "--at takes HH:MM or an ISO 8601 date and time, not \"\(at)\".")
-    }
-
-    /// Parses `TYPE:NAME:VALUE` (types: int, byte, double, string, boolean, strings — a
-    /// comma-separated list).
-    static func hint(_ item: String) throws(Invalid) -> (String, HintValue) {
-        let parts = item.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 3, !parts[1].isEmpty else {
-            throw Invalid(description: "--hint takes TYPE:NAME:VALUE, not \"\(item)\".")
-        }
-        let (type, name, value) = (parts[0].lowercased(), parts[1], parts[2])
-        switch type {
-        case "int", "byte":
-            guard let number = Int64(value) else { throw Invalid(description: "--hint \(name): \"\(value)\" is not a whole number.") }
-            return (name, .integer(number))
-        case "double":
-            guard let number = Double(value) else { throw Invalid(description: "--hint \(name): \"\(value)\" is not a number.") }
-            return (name, .double(number))
-        case "string":
-            return (name, .string(value))
-        case "boolean", "bool":
-            guard let flag = ["true": true, "false": false][value.lowercased()] else {
-                throw Invalid(description: "--hint \(name): \"\(value)\" is not true or false.")
-            }
-            return (name, .bool(flag))
-        case "strings":
-            return (name, .strings(value.split(separator: ",").map(String.init)))
-        default:
-            throw Invalid(description: "--hint type must be int, byte, double, string, boolean or strings, not \"\(type)\".")
-        }
     }
 }
