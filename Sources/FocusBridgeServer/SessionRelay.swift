@@ -6,7 +6,7 @@ import Logging
 ///
 /// The relay owns the name on a connection of its own to the private bus, so every call that
 /// reaches that connection is for this service, also one addressed to the connection's unique
-/// name (GDBus proxies call a service by its owner's unique name). Each call is sent to the same
+/// name (proxies, GDBus's among them, call a service by its owner's unique name). Each call is sent to the same
 /// name, path, interface and method on the session bus (which starts the service there when it
 /// is activatable) and its reply or error goes back; the signals the service emits on the
 /// session bus are emitted again on the private bus, from the name's owner there. Calls and
