@@ -179,9 +179,9 @@ public final class Store {
 
     /// The schema's history. A migration NEVER changes once released: files made by every
     /// release run the migrations they lack, in order, from what that release wrote (StoreTests
-    /// opens a file of each). A change is a new migration at the end. v1 to v7 were written with
-    /// GRDB's schema builders; their SQL here is, character for character, what those produced
-    /// (the schema of a new file is the same as before).
+    /// opens a file of each). A change is a new migration at the end. The SQL of v1 to v7 is,
+    /// character for character, what GRDB's schema builders make of them, so a new file has the
+    /// schema of every release's new file.
     static let migrations: [Migration] = [
         Migration("v1", sql: """
             CREATE TABLE "setting" ("key" TEXT PRIMARY KEY NOT NULL, "value" TEXT NOT NULL);
