@@ -54,12 +54,12 @@ RELEASE_FLAGS ?= -c release --static-swift-stdlib $(LINK_LAYOUT) $(STATIC_CXX)
 LINK_LAYOUT ?= -Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld \
 	-Xlinker -z -Xlinker pack-relative-relocs \
 	-Xlinker --symbol-ordering-file=$(CURDIR)/scripts/link-order.txt -Xlinker --no-warn-symbol-ordering
-# Swift's runtime is C++, and with --static-swift-stdlib it still asked for the shared libstdc++:
-# 0.9 MiB of the daemon's idle memory for the few functions it uses (docs/BENCHMARKS.md). The
+# Swift's runtime is C++, and with --static-swift-stdlib it still asks for the shared libstdc++,
+# mapped into the daemon's idle memory for the few functions it uses (docs/BENCHMARKS.md). The
 # static archive is linked in instead (GCC's runtime library exception allows it). The toolchain's
 # static-stdlib-args.lnk names -lstdc++ before any flag of ours, so a folder on the library path
 # holds a libstdc++.so that is a linker script naming the archive. No archive found: the shared
-# library, as before.
+# library.
 CXX_ARCHIVE := $(shell clang -print-file-name=libstdc++.a 2>/dev/null)
 STATIC_CXX_DIR := $(abspath $(SCRATCH_PATH))/static-libstdc++
 ifneq ($(filter /%,$(CXX_ARCHIVE)),)
@@ -132,9 +132,9 @@ fuzz-replay: deps
 # Every report ends the process at once (abort_on_error, halt_on_error); the integration tests
 # collect the reports of all their processes and fail the test that was running
 # (Tests/integration/support/reports.py). ThreadSanitizer sleeps 1 s by default at the exit of every
-# multi-threaded process, to catch races with exit-time destructors; every process talking to
-# D-Bus had GDBus's worker thread (before issue 16), so that second made each focusctl call take over a second
-# and time-bound tests fail: 100 ms keeps most of the point. Under TSan the bridge is several
+# multi-threaded process, to catch races with exit-time destructors; a process talking to D-Bus
+# through GDBus has a worker thread, so each such process would take a second more to exit and
+# time-bound tests fail: 100 ms keeps most of the point. Under TSan the bridge is several
 # times slower: FOCUS_TEST_SLOWDOWN=4 widens the tests' latency bounds that say so (the flood
 # tests' Ping bounds). Each half prints its duration.
 SANITIZERS ?= address thread

@@ -27,7 +27,7 @@ let package = Package(
     ],
     targets: [
         // GLib alone from libglib2.0-dev (main loop, timers, GVariant, g_spawn), seen through one
-        // shim header: no GIO or GObject, so the daemon does not load them (issue 16).
+        // shim header: no GIO or GObject, so the daemon does not load them.
         .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
         // sd-bus from libsystemd-dev: the bus hot path, seen by FocusBridgeDBus only (SdBus*, BusMessage).
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
@@ -43,7 +43,7 @@ let package = Package(
         // A TOML 1.0 reader in Swift: typed values, every key and value with its line and column.
         .target(name: "FocusBridgeTOML"),
         // Files, folders, paths and the environment: thin typed calls over Glibc, so the daemon
-        // links no Foundation (issue 16).
+        // links no Foundation.
         .target(name: "FocusBridgeSystem"),
         // Configuration file loading (TOML).
         .target(name: "FocusBridgeConfig", dependencies: ["FocusBridgeCore", "FocusBridgeTOML", "FocusBridgeSystem"]),
@@ -59,7 +59,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         // No swift-argument-parser here: it links FoundationEssentials into the daemon (12 MB of
-        // binary, 1.7 MiB of idle RSS); FocusBridgeArguments reads its few options (issue 16).
+        // binary, 1.7 MiB of idle RSS); FocusBridgeArguments reads its few options.
         .executableTarget(name: "focus-bridge", dependencies: [
             "FocusBridgeServer", "FocusBridgeConfig", "FocusBridgeCore", "FocusBridgeSystem",
             .product(name: "Logging", package: "swift-log"),

@@ -32,7 +32,7 @@ import argparse, json, os, re, shutil, signal, sqlite3, statistics, subprocess, 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
-TARGETS = {  # issue 16 item 4
+TARGETS = {  # the targets docs/BENCHMARKS.md reports against
     "instructions": 150_000, "notify_minus_ping_ratio": 1.5, "throughput": 12_000,
     "idle_rss": 12.0, "after_rss": 20.0, "wakeups": 0, "name_owned_ms": 150.0,
 }
@@ -386,8 +386,8 @@ def main():
                     makers[f"focus-bridge@{label}"] = lambda w, copy=copy: proxies.focus_bridge(w, copy)
             for name in names:
                 if name == "libdbus-reencode":
-                    # Under valgrind this variant did not exit within 300 s of SIGTERM after 3,000
-                    # round trips (2026-11-23): its instructions are perf-floor's (RESULTS.md, 322k).
+                    # Under valgrind this variant does not exit within 300 s of SIGTERM after 3,000
+                    # round trips: its instructions are perf-floor's (RESULTS.md).
                     log("callgrind libdbus-reencode: not measured (see ../shared/perf-floor/RESULTS.md)")
                     continue
                 for kind in ("ping", "notify"):
@@ -502,7 +502,7 @@ def report(args, names, table, results, callgrind, profiles):
           f"{fb['wakeups'][0]:.0f} in {args.idle_seconds:g} s (max {fb['wakeups'][2]:.0f})")
         v("name owned ≤ 150 ms", fb["name_owned_ms"][0], fb["name_owned_ms"][0] <= TARGETS["name_owned_ms"],
           f"{fb['name_owned_ms'][0]:.0f} ms")
-        print("\n| target (issue 16 item 4) | focus-bridge | met |\n|---|---|---|")
+        print("\n| target | focus-bridge | met |\n|---|---|---|")
         for x in verdicts:
             met = "–" if x["met"] is None else "yes" if x["met"] else "**missed**"
             print(f"| {x['target']} | {x['value']} | {met} |")

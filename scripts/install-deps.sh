@@ -39,10 +39,10 @@ packages=(
     sway-notification-center  # swaync: its Do Not Disturb goes through dconf
     xfce4-notifyd       # reads its settings from xfconf
     xfconf              # xfconfd and xfconf-query
-    # issue 11, daemons: a real daemon outside PATH that allows replacement, for auto mode
+    # daemons: a real daemon outside PATH that allows replacement, for auto mode
     # and --replace (test_auto_mode.py)
     notification-daemon
-    # issue 14, the window in front: a Wayland terminal under headless sway, an X11 window
+    # the window in front: a Wayland terminal under headless sway, an X11 window
     # manager with a terminal, and wmctrl to make a window fullscreen (test_windows.py)
     foot
     openbox
@@ -52,11 +52,11 @@ packages=(
     mandoc              # man page lint
     zsh                 # the installed zsh completion scripts are loaded in a test
     fish                # the installed fish completion scripts are loaded in a test
-    # issue 15: two real sync engines between two bridges (Tests/integration/test_share.py)
+    # sharing a Focus: two real sync engines between two bridges (Tests/integration/test_share.py)
     syncthing
 )
 
-# Desktops (issue 17): real GNOME Shell 43 and plasmashell 5.27, headless, behind the bridge
+# Desktops: real GNOME Shell 43 and plasmashell 5.27, headless, behind the bridge
 # (Tests/integration/test_gnome.py, test_plasma.py; they skip when these are missing).
 # Measured on Debian 12, --no-install-recommends: gnome-shell + gjs 59 MB download, ~50 s;
 # plasma-workspace + plasma-desktop ~265 MB download, 772 MB on disk, ~160 s.
@@ -70,7 +70,7 @@ desktop_packages=(
 )
 packages+=("${desktop_packages[@]}")
 
-# Interop (issue 11, items 6 and 7): every real daemon behind the bridge, a screen for each and
+# Interop: every real daemon behind the bridge, a screen for each and
 # the tools that look at it and click on it (Tests/integration/test_interop.py; a daemon that is
 # missing is skipped). Some are in the lists above too: this group stands on its own.
 interop_packages=(

@@ -25,7 +25,7 @@
 #
 # focusctl's completion scripts are generated from the binary being installed
 # (swift-argument-parser's --generate-completion-script), so they always match
-# the commands it has; focus-bridge, which has no argument-parser (issue 16),
+# the commands it has; focus-bridge, which has no argument-parser,
 # has its few options completed by the scripts in completions/. @bindir@ in the
 # unit, the activation file and the autostart entry becomes BINDIR (without DESTDIR).
 set -euo pipefail

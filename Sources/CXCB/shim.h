@@ -4,7 +4,7 @@
 
 /* libxcb, opened when an X11 session asks for it (X11Windows.swift) rather than linked: the
  * daemon of a Wayland or GNOME session never loads it and the four libraries it brings
- * (libXau, libXdmcp, libbsd, libmd), about 0.3 MiB of resident memory (issue 16). */
+ * (libXau, libXdmcp, libbsd, libmd), resident memory it has no use for (docs/BENCHMARKS.md). */
 typedef struct focus_xcb {
     __typeof__(xcb_connect) *_Nonnull connect;
     __typeof__(xcb_connection_has_error) *_Nonnull connection_has_error;

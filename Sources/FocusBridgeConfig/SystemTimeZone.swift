@@ -8,7 +8,7 @@ import FocusBridgeCore
 /// (`CET-1CEST,M3.5.0,M10.5.0/3`), else `/etc/localtime`, else UTC.
 ///
 /// A `TZ` that is none of these is passed over for `/etc/localtime`, silently, as Foundation's
-/// `TimeZone.current` did before (issue 16); so is an empty one. Unlike Foundation, a POSIX rule
+/// `TimeZone.current` passes it over; so is an empty one. Unlike Foundation, a POSIX rule
 /// is read as glibc reads it (`GMT+3` is three hours west of Greenwich, as for `date`).
 public enum SystemTimeZone {
     public static let zoneDirectory = "/usr/share/zoneinfo"

@@ -1,6 +1,6 @@
 /// The ISO 8601 date and times `focusctl explain --at` takes: `2026-11-21T21:00:00` (local time),
 /// with a fraction of a second (`.5`) and a zone (`Z`, `+01:00`, `+0100`, `+01`) optional.
-/// The forms Foundation's `ISO8601DateFormatter` read there before (issue 16), checked strictly:
+/// The forms Foundation's `ISO8601DateFormatter` reads, checked strictly:
 /// a month, day or time that does not exist, or anything after the zone, is not a time.
 public enum DateTimeText {
     /// The instant `text` says; a local time in the zone of `clock` (a skipped one moves forward

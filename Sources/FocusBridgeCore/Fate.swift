@@ -19,7 +19,7 @@ public struct FateStep: Equatable, Sendable {
         case copyOf = "copy-of"
         /// It was given to a daemon whose own Do Not Disturb was on; `detail`: which (dunst paused).
         case daemonQuiet = "daemon-quiet"
-        /// Kept quiet by a mute of its app or thread (issue 13): room left, nothing records it yet.
+        /// Kept quiet by a mute of its app or thread: room left, nothing records it yet.
         case muted
     }
 

@@ -5,7 +5,7 @@ import Glibc
 /// A point in time as seconds since 1970-01-01 UTC: the one time type of FocusBridge.
 ///
 /// Our own instead of Foundation's `Date`, so that the daemon links no Foundation (its code pages
-/// and ICU were most of the resident memory, issue 16). It has the small part of `Date`'s API the
+/// and ICU would be most of the resident memory). It has the small part of `Date`'s API the
 /// project uses, under the same names.
 public struct Instant: Comparable, Hashable, Sendable {
     public var timeIntervalSince1970: Double

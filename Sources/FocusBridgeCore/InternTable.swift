@@ -1,8 +1,8 @@
 /// Values that many entries share (the connections holding IDs, the app keys), each kept once and
 /// counted; the entries refer to them by a 32-bit handle. Thousands of live notifications from
-/// a few connections then cost no allocation each: a copy of a `Caller` per entry was a small
-/// array on the heap per notification, which outlived the burst that made it and kept glibc from
-/// giving the pages around it back (docs/BENCHMARKS.md, "What the heap held after the burst").
+/// a few connections then cost no allocation each: a copy of a `Caller` per entry would be a
+/// small array on the heap per notification, which outlives the burst that made it and keeps
+/// glibc from giving the pages around it back (docs/BENCHMARKS.md, "What the heap held after the burst").
 public struct InternTable<Value: Hashable & Sendable>: Sendable {
     private var values: [Value?] = []
     private var counts: [UInt32] = []

@@ -160,7 +160,7 @@ public struct JSONParser {
             guard digits() > 0 else { throw invalid("a digit was expected in the exponent") }
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
-        // A number beyond a Double's range is refused (as Foundation refused it); an integer
+        // A number beyond a Double's range is refused (as Foundation refuses it); an integer
         // beyond Int64 is kept as text: it is a Double's business, or refused by the decoder.
         if !plain || text.utf8.count > 18, let value = Double(text), !value.isFinite {
             index = start

@@ -1,7 +1,8 @@
 /// The JSON texts the control interface answers and `focusctl` prints: typed reports, encoded
 /// with sorted keys so the output is stable. Keys are documented in focusctl(1). Core's own JSON
 /// (`JSONParser`, `JSONWriter`, `JSONValueEncoder`/`Decoder`), written as Foundation's
-/// `JSONEncoder` with `.sortedKeys` and `.withoutEscapingSlashes` wrote it before (issue 16).
+/// `JSONEncoder` writes it with `.sortedKeys` and `.withoutEscapingSlashes`, so Core links no
+/// Foundation.
 public enum JSONText {
     public static func encode<T: Encodable>(_ value: T) -> String {
         guard let json = try? JSONValueEncoder().encode(value) else { return "null" }

@@ -1,12 +1,12 @@
 /// A JSON value as Core reads and writes it (RFC 8259): our own instead of Foundation's
-/// `JSONSerialization` and `JSONEncoder` (issue 16). `JSONParser` makes one from bytes,
+/// `JSONSerialization` and `JSONEncoder`, so that Core links no Foundation. `JSONParser` makes one from bytes,
 /// `JSONWriter` writes one, `JSONValueEncoder`/`JSONValueDecoder` turn `Codable` values into one
 /// and back.
 ///
 /// A number keeps the text it was read or written as, so that integers stay exact (an `Int64`
 /// beyond 2^53 is not rounded through a `Double`) and a `Double` reads back identically. An
 /// object keeps its members in order; a name given twice is read as its last value, as
-/// Foundation read it.
+/// Foundation reads it.
 public enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)

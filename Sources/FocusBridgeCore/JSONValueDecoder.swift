@@ -1,5 +1,5 @@
-/// A `Codable` decoder from `JSONValue`, in place of Foundation's `JSONDecoder` (issue 16). As
-/// Foundation read: a missing key or `null` is nil for an optional, integers must be exact and
+/// A `Codable` decoder from `JSONValue`, in place of Foundation's `JSONDecoder` (Core links no
+/// Foundation). As Foundation reads: a missing key or `null` is nil for an optional, integers must be exact and
 /// in range (`1.0` and `1e2` are whole numbers, `1.5` is not), a number for a `Double` must be
 /// finite, a key given twice is its last value. Every mismatch is a `DecodingError`.
 public struct JSONValueDecoder {

@@ -1,9 +1,9 @@
-/// A `Codable` encoder into `JSONValue`, in place of Foundation's `JSONEncoder` (issue 16).
-/// Integers are written exactly, a `Double` as the shortest text that reads back identically
+/// A `Codable` encoder into `JSONValue`, in place of Foundation's `JSONEncoder` (Core links no
+/// Foundation). Integers are written exactly, a `Double` as the shortest text that reads back identically
 /// (a NaN or infinity is an error), `nil` as `null`, members in the order they were encoded
 /// (a key encoded twice keeps its first place and its last value). One value may be encoded
 /// through several keyed containers of the same encoder (a report that flattens another), as
-/// Foundation allowed. Asking for a container of another kind than the one already used is an
+/// Foundation allows. Asking for a container of another kind than the one already used is an
 /// error, not a trap.
 public struct JSONValueEncoder {
     public init() {}
@@ -63,7 +63,7 @@ private final class ValueEncoder: Encoder {
     let context: EncodingContext
     let codingPath: [any CodingKey]
     var userInfo: [CodingUserInfoKey: Any] { [:] }
-    /// What this encoder's value became (nothing encoded: an empty object, as Foundation wrote).
+    /// What this encoder's value became (nothing encoded: an empty object, as Foundation writes).
     var slot: Slot?
 
     init(context: EncodingContext, codingPath: [any CodingKey]) {

@@ -1,4 +1,4 @@
-/// Writes a `JSONValue` as compact JSON text, as Foundation's `JSONEncoder` wrote FocusBridge's
+/// Writes a `JSONValue` as compact JSON text, as Foundation's `JSONEncoder` writes FocusBridge's
 /// reports (`.withoutEscapingSlashes`): `"` `\` and control characters escaped, everything else
 /// as UTF-8; with `sortedKeys`, object members in the byte order of their names (Foundation's
 /// `.sortedKeys`), else in the order they were given.
@@ -62,7 +62,7 @@ public enum JSONWriter {
     }
 
     /// A `Double`'s shortest text that reads back as the same `Double` (`1`, `0.1`, `1e+16`),
-    /// as Foundation wrote it; nil when not finite (JSON has no NaN or infinity).
+    /// as Foundation writes it; nil when not finite (JSON has no NaN or infinity).
     public static func number(_ value: Double) -> String? {
         guard value.isFinite else { return nil }
         let text = value.description

@@ -19,7 +19,7 @@ public enum SwayTree {
                 if window.fullscreen && nodeVisible && fullscreen == nil { fullscreen = window }
             }
             for key in ["nodes", "floating_nodes"] {
-                // As before: a list with anything but nodes in it is no list of nodes.
+                // A list with anything but nodes in it is no list of nodes.
                 guard let children = node[key]?.arrayValue, children.allSatisfy(\.isObject) else { continue }
                 for child in children { walk(child, visible: nodeVisible) }
             }

@@ -1,10 +1,10 @@
-// The little of Foundation's string API Core used, written out on the standard library
-// (issue 16: Core links no Foundation). `replacing(_:with:)` and `firstRange(of:)` are the
+// The little of Foundation's string API Core needs, written out on the standard library
+// (Core links no Foundation). `replacing(_:with:)` and `firstRange(of:)` are the
 // standard library's own.
 
 extension String {
     /// `value` in decimal with zeros in front to `width` digits (`7` → `07`); what
-    /// `String(format: "%02d")` did (the width counts a minus sign, as printf's does).
+    /// `String(format: "%02d")` does (the width counts a minus sign, as printf's does).
     static func zeroPadded(_ value: Int, width: Int) -> String {
         let digits = String(value.magnitude)
         let padding = String(repeating: "0", count: Swift.max(0, width - digits.count - (value < 0 ? 1 : 0)))
@@ -22,7 +22,7 @@ extension String {
     }
 
     /// `parts` one after the other, made at once at its length: an interpolation or `+` grows
-    /// its string piece by piece, each piece costing hundreds of instructions (the decision's
+    /// its string piece by piece, each piece a copy and often an allocation (the decision's
     /// trace lines are written on every `Notify`). Inlined, so the array of the parts can
     /// stay on the stack.
     @inline(__always)
@@ -42,7 +42,7 @@ extension String {
 
 extension StringProtocol {
     /// Without the spaces and tabs at either end: what `trimmingCharacters(in: .whitespaces)`
-    /// did (tab and Unicode's space separators, not line breaks).
+    /// does (tab and Unicode's space separators, not line breaks).
     func trimmingBlanks() -> String {
         func isBlank(_ scalar: Unicode.Scalar) -> Bool {
             scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator

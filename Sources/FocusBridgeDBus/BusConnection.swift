@@ -15,7 +15,7 @@ public struct Signal {
 /// A connection to a message bus for the cold paths: calls, signals and exported objects with
 /// `Variant` bodies (the control interface, the tray, the badges, logind, the sender look-ups).
 ///
-/// Over sd-bus (an `SdBusConnection` of its own, on the GLib main loop), with GDBus's manners:
+/// Over sd-bus (an `SdBusConnection` of its own, on the GLib main loop), with the manners D-Bus clients expect:
 /// an exported object answers `Introspect` from its interface's XML and
 /// `org.freedesktop.DBus.Properties`, refuses an unknown method (`UnknownMethod`) and arguments
 /// that do not match the XML (`InvalidArgs`); calls never start a service (no auto-start) and

@@ -431,7 +431,8 @@ public final class BusMessage: @unchecked Sendable {
 }
 
 /// The C `char` of a D-Bus type code. A `Unicode.Scalar`, not a `Character`: a `Character`'s
-/// `asciiValue` walks the grapheme's scalars on every call (9k instructions per Notify).
+/// `asciiValue` walks the grapheme's scalars on every call, and every argument of every
+/// `Notify` reads or writes type codes.
 @inline(__always) func code(_ type: Unicode.Scalar) -> CChar { CChar(truncatingIfNeeded: type.value) }
 
 /// The same for a type code held as a `Character` (the GVariant conversions, off the hot path).

@@ -4,7 +4,7 @@
 /// A batch of work made by the messages of one read (the group commit of the `Notify` calls that
 /// arrived together) is done in the same pass as the messages. An idle source would cost another
 /// pass of the loop — a `poll` and GLib's bookkeeping — on every call's way to its reply.
-/// Outside a dispatch (a timer, a signal) the work runs when the loop is idle, as before.
+/// Outside a dispatch (a timer, a signal) the work runs when the loop is idle.
 public enum DispatchEnd {
     /// How many bus dispatches are under way (more than one only in a nested loop).
     nonisolated(unsafe) private static var depth = 0

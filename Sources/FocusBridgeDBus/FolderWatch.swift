@@ -42,7 +42,7 @@ public class FolderWatch {
     }
 
     /// Everything the descriptor holds now; a `IN_MOVED_FROM` whose `IN_MOVED_TO` follows in the
-    /// same read becomes one rename (as GIO's `G_FILE_MONITOR_WATCH_MOVES` reported it).
+    /// same read becomes one rename (as GIO's `G_FILE_MONITOR_WATCH_MOVES` reports it).
     private static func read(_ fd: Int32) -> [Event] {
         var raw: [(mask: UInt32, cookie: UInt32, name: String?)] = []
         let size = 16 * 1024

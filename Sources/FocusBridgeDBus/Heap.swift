@@ -7,7 +7,7 @@ public enum Heap {
     /// `malloc_trim` gives back every whole page of free memory, but not the chunks in the main
     /// thread's tcache: up to 7 freed chunks of each of its 64 sizes (up to 1 KiB), kept for
     /// reuse and counted as in use. After a burst they are the last ones freed, scattered one
-    /// or two a page through the heap, and held about 1 MiB resident (docs/BENCHMARKS.md,
+    /// or two a page through the heap, and keep those pages resident (docs/BENCHMARKS.md,
     /// "What the heap held after the burst"). So they are swapped first for chunks taken where
     /// the heap is already resident or in one run: each size's cached chunks are allocated
     /// (emptying the cache), as many again from the heap, those freed (filling the cache), then

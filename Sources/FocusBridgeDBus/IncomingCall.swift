@@ -2,8 +2,8 @@ import CSystemd
 
 /// A method call that arrived on an `SdBusConnection`, to be answered exactly once.
 ///
-/// One that is dropped unanswered replies with an error (as `MethodCall` does for GDBus), so a
-/// client never waits for a reply that cannot come. Its arguments are read from `message`.
+/// One that is dropped unanswered replies with an error (so does a `MethodCall`, through it), so
+/// a client never waits for a reply that cannot come. Its arguments are read from `message`.
 public final class IncomingCall {
     public let message: BusMessage
     private var isAnswered = false

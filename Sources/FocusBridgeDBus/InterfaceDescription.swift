@@ -1,11 +1,11 @@
 /// What `BusConnection.export` needs from an interface's introspection XML: each method's
-/// in-signature (to refuse a call with the wrong arguments, as GDBus did), each property's type
+/// in-signature (to refuse a call with the wrong arguments, as D-Bus clients expect), each property's type
 /// and access, and the interface's own XML (comments left out) for `Introspect`.
 ///
 /// A reader for the introspection format only (elements, attributes in single or double quotes,
 /// comments, the DOCTYPE); the XML is FocusBridge's own (dbus/*.xml, embedded). It works on the
 /// UTF-8 bytes (every character it looks for is ASCII): no Unicode machinery, so reading the XML
-/// touches little code (idle memory, issue 16). It is read at the first call, not at export.
+/// touches little code (less of the binary resident at idle). It is read at the first call, not at export.
 struct InterfaceDescription {
     let name: String
     /// Method name → the types of its in-arguments, concatenated (`ss`, `` for none).

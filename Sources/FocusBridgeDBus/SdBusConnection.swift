@@ -1,8 +1,8 @@
 import CGLib
 import CSystemd
 
-/// A connection to a message bus over sd-bus, for the bus hot path: about a tenth of GDBus's
-/// instructions per call and no worker thread (docs/BENCHMARKS.md has the figures). It runs
+/// A connection to a message bus over sd-bus, for the bus hot path: few instructions per call
+/// and no worker thread (docs/BENCHMARKS.md has the figures). It runs
 /// on the GLib main loop (`SdBusSource`); every callback runs on the loop's thread.
 ///
 /// Typed throughout: messages are `BusMessage`s, errors `DBusError`s; nothing outside
@@ -126,7 +126,8 @@ public final class SdBusConnection {
             CallbackBox<Completion>.release(box)
             let error = DBusError(name: isClosed ? DBusError.disconnected : DBusError.failed,
                                   message: "cannot send \(message.member ?? "a call"): \(String(cString: strerror(-result)))")
-            // As GDBus does: the failure arrives from the loop, not from inside the call.
+            // The failure arrives from the loop, not from inside the call, as every answer does:
+            // a completion never runs before `call` returns.
             MainLoop.whenIdle { completion(.failure(error)) }
         }
     }
@@ -273,7 +274,7 @@ public final class SdBusConnection {
 
 extension BusMessage {
     /// The error of an error reply, with sd-bus's own for a call that cannot be answered any
-    /// more named as GDBus names it (`Disconnected`), so callers match on names only.
+    /// more named `org.freedesktop.DBus.Error.Disconnected`, so callers match on names only.
     var failure: DBusError? {
         guard kind == .error, var error = error else { return nil }
         if !error.isRemote, let bus = sd_bus_message_get_bus(pointer), sd_bus_is_open(bus) <= 0 {

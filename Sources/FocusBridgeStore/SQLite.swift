@@ -2,7 +2,7 @@ import CSQLite
 
 /// A failure reported by SQLite: the primary result code (SQLITE_BUSY, SQLITE_CORRUPT, …), the
 /// extended one, SQLite's message when it gave one (none when the file could not be opened) and
-/// the SQL it was running. Described as the store's log lines always said it (GRDB's words):
+/// the SQL it was running. Described in the form the store's log lines keep across releases:
 /// "SQLite error 13: database or disk is full - while executing `INSERT …`".
 public struct SQLiteError: Error, CustomStringConvertible, Equatable {
     /// The primary result code (the low byte of the extended one).

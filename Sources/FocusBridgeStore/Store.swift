@@ -86,15 +86,16 @@ public final class Store {
         try database.execute("PRAGMA locking_mode = EXCLUSIVE")
         // A new file gets 1 KiB pages (a file made earlier keeps its own: WAL mode fixes it). Every
         // commit writes each page it changed whole to the -wal file with a checksum, and a commit is
-        // one main-loop pass, often one ~450-byte history row: the checksums of 4 KiB pages cost
-        // ~11k instructions per Notify, of 1 KiB pages ~4k (docs/BENCHMARKS.md).
+        // one main-loop pass, often one ~450-byte history row: smaller pages mean fewer bytes
+        // checksummed per Notify (docs/BENCHMARKS.md has the figures).
         try database.execute("PRAGMA page_size = 1024")
         guard try database.strings("PRAGMA journal_mode = WAL") == ["wal"] else {
             throw SQLiteError(code: 1, message: "could not activate WAL Mode at path: \(path)")
         }
         try database.execute("PRAGMA synchronous = NORMAL")
-        // The -wal file exists, not empty, from the start, as every release made it (GRDB did
-        // this write): its mode is set just below with the database's.
+        // The -wal file exists, not empty, from the start, as in the files of every release (the
+        // write GRDB's opening does, hence the table's name): its mode is set just below with the
+        // database's.
         if FileStatus.size(path + "-wal") ?? 0 == 0 {
             try database.execute("""
                 SAVEPOINT wal; CREATE TABLE grdb_issue_102 (id INTEGER PRIMARY KEY); DROP TABLE grdb_issue_102; RELEASE wal
@@ -162,9 +163,9 @@ public final class Store {
     }
 
     /// Applies, in order, each migration the file has not recorded: each in its own transaction
-    /// with its record. The records are in `grdb_migrations`, the table (and names) every release
-    /// since the first wrote them in, when the store was on GRDB: a file of any release opens and
-    /// runs only what it lacks.
+    /// with its record. The records are in `grdb_migrations`, the table (and names) GRDB's migrator
+    /// keeps, which the files of every release have: a file of any release opens and runs only
+    /// what it lacks.
     static func migrate(_ database: SQLiteDatabase) throws {
         try database.execute("CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
         let applied = Set(try database.strings("SELECT identifier FROM grdb_migrations"))
@@ -178,9 +179,9 @@ public final class Store {
 
     /// The schema's history. A migration NEVER changes once released: files made by every
     /// release run the migrations they lack, in order, from what that release wrote (StoreTests
-    /// opens a file of each). A change is a new migration at the end. v1 to v7 were written with
-    /// GRDB's schema builders; their SQL here is, character for character, what those produced
-    /// (the schema of a new file is the same as before).
+    /// opens a file of each). A change is a new migration at the end. The SQL of v1 to v7 is,
+    /// character for character, what GRDB's schema builders make of them, so a new file has the
+    /// schema of every release's new file.
     static let migrations: [Migration] = [
         Migration("v1", sql: """
             CREATE TABLE "setting" ("key" TEXT PRIMARY KEY NOT NULL, "value" TEXT NOT NULL);

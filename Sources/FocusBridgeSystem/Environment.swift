@@ -5,7 +5,7 @@ import Glibc
 /// The process's environment and identity: variables, the home folder, the process ID.
 public enum Environment {
     /// The variable's value, nil when unset; bytes that are not UTF-8 are repaired (U+FFFD),
-    /// as ProcessInfo's environment did. `EnvironmentPaths` refuses them instead where a path
+    /// as in ProcessInfo's environment. `EnvironmentPaths` refuses them instead where a path
     /// is made of them.
     public static func variable(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }

@@ -1,5 +1,5 @@
-/// Path text, worked on as NSString's path methods did (the same answers, so log lines and
-/// watched paths stay as they were): runs of `/` are one, a trailing `/` is dropped.
+/// Path text, worked on as NSString's path methods work on it (the same answers, so log lines
+/// and watched paths are the same with or without Foundation): runs of `/` are one, a trailing `/` is dropped.
 public enum FilePath {
     /// `folder/name`; either alone when the other is empty.
     public static func appending(_ folder: String, _ name: String) -> String {

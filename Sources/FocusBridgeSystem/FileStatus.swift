@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// What a path is, from `stat`/`lstat`, and the small changes made to one (mode, removal).
-/// Each answers false or nil when the path cannot be looked at, as FileManager's did.
+/// Each answers false or nil when the path cannot be looked at, as FileManager's do.
 public enum FileStatus {
     /// Something is there (a symbolic link is followed: a dangling one is not there).
     public static func exists(_ path: String) -> Bool {

@@ -5,7 +5,7 @@ import Glibc
 /// Creating folders (`mkdir -p`) and listing one.
 public enum Folders {
     /// Creates `path` and every missing folder on its way, each with exactly `mode` (set after
-    /// `mkdir`, so the umask does not narrow it, as FileManager's `posixPermissions` did).
+    /// `mkdir`, so the umask does not narrow it, as FileManager's `posixPermissions` does).
     /// Folders already there are left as they are; a file in the way is an error: EEXIST for
     /// the folder asked for, ENOTDIR for one on its way (as `mkdir -p` says).
     public static func create(_ path: String, mode: mode_t) throws(SystemError) {

@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// A failed system call, kept as its `errno`: the words shown are the C library's
-/// (`strerror`), the same a Foundation file error showed once its domain and code were taken off.
+/// (`strerror`), the same a Foundation file error shows once its domain and code are taken off.
 public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
     public let code: Int32
 

@@ -2,8 +2,8 @@ import FocusBridgeConfig
 import FocusBridgeCore
 
 /// `focus-bridge`'s command line, read without a library: swift-argument-parser links
-/// FoundationEssentials (12 MB of binary, 1.7 MiB of idle RSS here) into whatever uses it, and the
-/// daemon's idle target is 12 MiB (issue 16). It reads the command line as argument-parser did:
+/// FoundationEssentials into whatever uses it, and the daemon links no Foundation to keep its
+/// idle memory small (docs/BENCHMARKS.md). It reads the command line as argument-parser does:
 /// `--name value` and `--name=value`, the last of a repeated option wins, `-h`/`--help` and
 /// `--version` anywhere before `--` win over any mistake, everything after `--` is the daemon
 /// command for spawn mode; the help text and the usage errors are argument-parser's.

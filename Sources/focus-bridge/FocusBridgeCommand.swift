@@ -26,7 +26,7 @@ enum FocusBridgeCommand {
             }
         } catch {
             StandardStream.error.write(error.message)
-            exit(64)  // EX_USAGE, as argument-parser ended
+            exit(64)  // EX_USAGE, as argument-parser ends
         }
         exit(run(arguments))
     }

@@ -8,18 +8,16 @@ import XCTest
 /// "Findings"; the reproducers are in Fuzz/crashes/config/; the other findings are tested in
 /// FocusBridgeStoreTests and FocusBridgeDBusTests). Those that crashed the process run the
 /// input in a child process (`expectNormalExit`), since a crash in this process would end the
-/// whole test run, and expect the child to finish normally. The TOML findings (toml++ aborts)
-/// are gone with toml++: their inputs are read in process, and the error and its place are
+/// whole test run, and expect the child to finish normally. The inputs of the TOML findings
+/// (aborts of toml++, Fuzz/README.md) are read in process, and the error and its place are
 /// checked.
 ///
 /// Each finding is fixed; its test guards the fix.
 final class ConfigFuzzRegressionTests: XCTestCase {
-    /// Finding 1: toml++ 3.4.0 (inside TOMLKit 0.6.0, the TOML parser then) asserted — `parse_key():
-    /// Assertion is_bare_key_character(*cp) || is_string_delimiter(*cp) failed`, SIGABRT — when a
-    /// table header's key starts with a character no key can start with. A half-typed `[` on a
-    /// line of its own was enough to take the running bridge down on reload. FocusBridgeTOML reads
-    /// the header as any other syntax: each is a `ConfigError` at the character that cannot start
-    /// a key.
+    /// Finding 1 (Fuzz/README.md): a table header whose key starts with a character no key can
+    /// start with — a half-typed `[` on a line of its own — must not take the running bridge down
+    /// on reload. FocusBridgeTOML reads the header as any other syntax: each is a `ConfigError` at
+    /// the character that cannot start a key.
     func testTableHeaderWithoutAKeyIsAnErrorNotAnAbort() {
         expectConfigError("[\u{0E}", at: (1, 2), saying: "found the control character U+000E")  // the fuzzer's
         expectConfigError("[general]\nmax-actions = 2\n[\n", at: (3, 2), saying: "expected a key")
@@ -28,11 +26,10 @@ final class ConfigFuzzRegressionTests: XCTestCase {
         expectConfigError("[[[focus.x.schedule]]]\n", at: (1, 3), saying: "expected a key")
     }
 
-    /// Finding 7: `HeaderCheck`, the stopgap for finding 1, counted `"""` and `'''` per line and was
-    /// fooled by triple quotes in a one-line literal string, in a comment, or of the other kind
-    /// inside a multi-line string, and by CR LF line ends: toml++ then aborted on a bad header
-    /// after them. The reader has one lexer, so the header after each is found and refused where
-    /// it is, and what only looks like a header inside a string or an array is read as such.
+    /// Finding 7 (Fuzz/README.md): a bad header after triple quotes in a one-line literal string,
+    /// in a comment, or of the other kind inside a multi-line string, or after CR LF line ends.
+    /// The reader has one lexer, so the header after each is found and refused where it is, and
+    /// what only looks like a header inside a string or an array is read as such.
     func testHeaderCheckIsNotFooledByTripleQuotes() {
         expectConfigError("a = '''x \"\"\" y'''\n[*]\n", at: (2, 2), saying: "expected a key")
         expectConfigError("# see \"\"\"\n[*]\n", at: (2, 2), saying: "expected a key")
@@ -51,17 +48,15 @@ final class ConfigFuzzRegressionTests: XCTestCase {
         }
     }
 
-    /// Findings 9 and 10: toml++ 3.4.0 asserted (`parse_time(): Assertion is_decimal_digit(*cp)`,
-    /// `parse_value(): Assertion !is_value_terminator(*cp)`) on a date-time whose time does not
-    /// start with a digit and on an array with a stray `}`; `ParserGuard` had every load parsed
-    /// first in a child process to survive them. Now each is a syntax error at the character.
+    /// Findings 9 and 10 (Fuzz/README.md): a date-time whose time does not start with a digit and
+    /// an array with a stray `}` are each a syntax error at the character.
     func testWhatTomlPlusPlusAbortedOnIsASyntaxError() {
         expectConfigError("t = 1979-05-27T:00\n", at: (1, 16), saying: "expected the hour")
         expectConfigError("[apps.X]\nlevel = \"active\"\nwhen = 1979-05-27T:00\n", at: (3, 19), saying: "expected the hour")
         expectConfigError("a = [1, }\n", at: (1, 9), saying: "expected a value")
     }
 
-    /// What else the fuzzer and the toml++ workarounds met: NUL bytes, text that is not UTF-8
+    /// What else the fuzzer met: NUL bytes, text that is not UTF-8
     /// (UTF-16 with its byte order mark), a lone CR, nesting deep enough to exhaust a recursive
     /// parser's stack. Each is refused with its place; a UTF-8 byte order mark is allowed.
     func testBytesTheReaderRefuses() throws {

@@ -2,8 +2,9 @@ import FocusBridgeConfig
 import FocusBridgeCore
 import XCTest
 
-/// The keys of issue 13 in the file: `[general] explain-time-sensitive`, `quick-actions`, and per
-/// app `marketing`, `quick-actions`; each app key's line kept for `focusctl apps`.
+/// The keys of quick actions and choices in the file: `[general] explain-time-sensitive`,
+/// `quick-actions`, and per app `marketing`, `quick-actions`; each app key's line kept for
+/// `focusctl apps`.
 final class ConfigQuickActionsTests: XCTestCase {
     func testTheKeysAreReadWithTheirLines() throws {
         let configuration = try Configuration.parse("""

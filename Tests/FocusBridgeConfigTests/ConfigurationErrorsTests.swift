@@ -2,7 +2,7 @@ import FocusBridgeConfig
 import Foundation
 import XCTest
 
-/// Every mistake of a file in one run (issue 18): the reader notes each problem at its place and
+/// Every mistake of a file in one run: the reader notes each problem at its place and
 /// goes on; the file is still refused as a whole.
 final class ConfigurationErrorsTests: XCTestCase {
     /// Seven different mistakes, each where it is, in file order.

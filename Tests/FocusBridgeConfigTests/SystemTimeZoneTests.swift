@@ -3,8 +3,8 @@ import FocusBridgeCore
 import Foundation
 import XCTest
 
-/// The process's time zone from `TZ` and `/etc/localtime` (issue 16: no longer Foundation's
-/// `TimeZone.current`). What Foundation passed over for `/etc/localtime` still is.
+/// The process's time zone from `TZ` and `/etc/localtime`, read without Foundation. What
+/// Foundation's `TimeZone.current` passes over for `/etc/localtime` is passed over here too.
 final class SystemTimeZoneTests: XCTestCase {
     private let summer = Instant(timeIntervalSince1970: 1_782_000_000)  // 2026-06-21
     private let winter = Instant(timeIntervalSince1970: 1_800_000_000)  // 2027-01-15

@@ -60,8 +60,8 @@ final class ActionNormaliserTests: XCTestCase {
         XCTAssertTrue(result.trace.joined().contains("destructive"))
     }
 
-    /// The hand-written word splitter agrees with Foundation's alphanumerics, which it replaced
-    /// for speed, on labels in many scripts and with marks, digits and punctuation.
+    /// The hand-written word splitter agrees with Foundation's alphanumerics (slower, and not in
+    /// Core) on labels in many scripts and with marks, digits and punctuation.
     func testWordsAgreeWithFoundationsAlphanumerics() {
         let labels = ["Delete", "Mark as spam", "  Move to   Trash!! ", "Löschen", "Supprimer définitivement", "Удалить",
                       "削除する", "حذف", "e\u{301}liminer", "Block #2", "x-42_y", "", "—", "Ⅻ item", "ﬁle", "İstanbul",

@@ -4,11 +4,11 @@ import Foundation
 import XCTest
 
 /// `focusctl explain --at`: `HH:MM` today and the ISO 8601 date and times Foundation's
-/// `ISO8601DateFormatter` read there before issue 16, now read by Core.
+/// `ISO8601DateFormatter` reads, read by Core and compared with Foundation.
 final class DateTimeTextTests: XCTestCase {
     private let berlin = zone("Europe/Berlin")
 
-    /// What the old code made of `text`: the internet date-time, else a local date and time.
+    /// What Foundation makes of `text`: the internet date-time, else a local date and time.
     private func foundation(_ text: String) -> Double? {
         let formatter = ISO8601DateFormatter()
         for options: ISO8601DateFormatter.Options in [[.withInternetDateTime], [.withFullDate, .withTime, .withColonSeparatorInTime]] {
@@ -41,8 +41,8 @@ final class DateTimeTextTests: XCTestCase {
         XCTAssertEqual(try ExplainRequest(app: "a").moment(now: now, timeZone: berlin), now, "no --at: now")
     }
 
-    /// Where the old reading was wrong, the new one is strict or right: a fraction with a zone
-    /// (Foundation dropped the zone and read local time), days and hours that do not exist,
+    /// Where Foundation's reading is wrong, Core's is strict or right: a fraction with a zone
+    /// (Foundation drops the zone and reads local time), days and hours that do not exist,
     /// text after the zone; the repeated hour is its first occurrence, as for `HH:MM`.
     func testStricterThanFoundation() {
         XCTAssertEqual(moment("2026-11-21T21:00:00.250Z"), 1_795_294_800.25)

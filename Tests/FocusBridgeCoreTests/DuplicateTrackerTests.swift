@@ -64,7 +64,7 @@ final class DuplicateTrackerTests: XCTestCase {
         XCTAssertEqual(tracker.original(appKey: "again", summary: "", body: "", now: t0, window: 1), 5)
     }
 
-    /// The first version (two dictionaries, the oldest searched for), kept to compare with.
+    /// A plain reference (two dictionaries, the oldest searched for) to compare with.
     struct Reference {
         var recent: [DuplicateTracker.Key: (id: UInt32, at: Instant)] = [:]
         var keys: [UInt32: DuplicateTracker.Key] = [:]

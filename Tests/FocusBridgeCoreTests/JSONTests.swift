@@ -3,10 +3,10 @@ import FocusBridgeControl
 import Foundation
 import XCTest
 
-/// Core's own JSON (issue 16) against Foundation's, which wrote and read it before: every report
-/// written byte for byte as `JSONEncoder` with `.sortedKeys` wrote it and read back by both
-/// decoders; the parser against `JSONSerialization` on a corpus of valid and invalid texts; and
-/// malformed, deep and huge input refused, never trapped on.
+/// Core's own JSON against Foundation's: every report written byte for byte as `JSONEncoder` with
+/// `.sortedKeys` writes it and read back by both decoders; the parser against `JSONSerialization`
+/// on a corpus of valid and invalid texts; and malformed, deep and huge input refused, never
+/// trapped on.
 final class JSONTests: XCTestCase {
     private let at = Instant(timeIntervalSince1970: 1_795_000_000.125)
 
@@ -16,8 +16,8 @@ final class JSONTests: XCTestCase {
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
-    /// Written as Foundation wrote it, read back by ours and by Foundation's (focusctl's old
-    /// reader), and Foundation's text read by ours.
+    /// Written as Foundation writes it, read back by ours and by Foundation's, and Foundation's
+    /// text read by ours.
     private func check<T: Codable & Equatable>(_ value: T, file: StaticString = #filePath, line: UInt = #line) throws {
         let ours = JSONText.encode(value)
         XCTAssertEqual(ours, try foundationText(value), file: file, line: line)
@@ -185,7 +185,7 @@ final class JSONTests: XCTestCase {
                 XCTAssertNil(foundationParses(Array(text.utf8)), "Foundation too refuses \(text)")
             }
         }
-        // RFC 8259 asks for UTF-8 and allows refusing a byte order mark; Foundation skipped one.
+        // RFC 8259 asks for UTF-8 and allows refusing a byte order mark; Foundation skips one.
         XCTAssertThrowsError(try JSONParser.parse("\u{FEFF}[1]"))
         for bytes: [UInt8] in [[0x22, 0xFF, 0x22], [0x22, 0xC3, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22], [0x5B, 0x80, 0x5D]] {
             XCTAssertThrowsError(try JSONParser.parse(bytes), "invalid UTF-8 \(bytes)")

@@ -2,10 +2,10 @@ import FocusBridgeCore
 import XCTest
 
 /// `KeptRequest.stored` is written by hand on every `Notify`: its output stays byte for byte what
-/// the first hand-written version (kept here as `reference`) wrote, and what `KeptRequest.read`
+/// a plain reference writer (`reference`) writes, and what `KeptRequest.read`
 /// reads back.
 final class KeptRequestStoredTests: XCTestCase {
-    /// The implementation before it copied texts a buffer at a time (d90d5ee..39493cd).
+    /// The reference: texts copied a buffer at a time, nothing clever.
     private func reference(_ kept: KeptRequest) -> String {
         var out: [UInt8] = []
         func quote(_ text: String) {

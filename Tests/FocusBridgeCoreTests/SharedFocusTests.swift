@@ -2,7 +2,7 @@ import FocusBridgeCore
 import Foundation
 import XCTest
 
-/// The merge rules of `[share]` (issue 15): which files count, how a device file is read, and
+/// The merge rules of `[share]`: which files count, how a device file is read, and
 /// which change wins — without a folder or a clock.
 final class SharedFocusTests: XCTestCase {
     private let t0 = Instant(timeIntervalSince1970: 1_795_000_000) // 2026-11-18

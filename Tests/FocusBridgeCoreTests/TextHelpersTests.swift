@@ -2,8 +2,8 @@
 import Foundation
 import XCTest
 
-/// What Core wrote with Foundation's string API before issue 16, now on the standard library:
-/// the same results.
+/// Core's string helpers on the standard library against Foundation's string API: the same
+/// results.
 final class TextHelpersTests: XCTestCase {
     func testZeroPaddedIsFormatsPercentZeroD() {
         for value in [0, 7, 42, 123, 2026, 99_999, -5, -123] {

@@ -3,7 +3,7 @@ import XCTest
 @testable import FocusBridgeCore
 
 /// Times from outside never trap: `Timestamp.string` is total, durations and stored instants
-/// are bounded (issue 10, §4: `focus on --for 99999999999999d` used to kill the bridge).
+/// are bounded (`focus on --for 99999999999999d` must not kill the bridge).
 final class TimeBoundsTests: XCTestCase {
     func testTimestampStringIsTotal() {
         let dates: [Instant] = [

@@ -2,9 +2,9 @@
 import Foundation
 import XCTest
 
-/// Core's own time zones and calendar (issue 16) against Foundation's `TimeZone` and `Calendar`,
-/// which the daemon used before: offsets, local days and times, and local times turned into
-/// instants (gaps moved forward, repeated hours the first), over the zones whose rules are odd.
+/// Core's own time zones and calendar against Foundation's `TimeZone` and `Calendar`: offsets,
+/// local days and times, and local times turned into instants (gaps moved forward, repeated hours
+/// the first), over the zones whose rules are odd.
 final class TimeZoneRulesTests: XCTestCase {
     static let zones = [
         "Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Asia/Kathmandu", "Pacific/Chatham",

@@ -2,7 +2,7 @@ import FocusBridgeCore
 import Foundation
 import XCTest
 
-/// The window in front (issue 14): matching a window to an app, the `foreground` decision, the
+/// The window in front: matching a window to an app, the `foreground` decision, the
 /// Focus that windows turn on with its grace period, and reading sway's tree and Hyprland's events.
 final class WindowTests: XCTestCase {
     private let now = Instant(timeIntervalSince1970: 1_800_000_000)

@@ -3,7 +3,7 @@ import FocusBridgeTestSupport
 import Glibc
 import XCTest
 
-/// `BusConnection` (sd-bus with `Variant` bodies) on a real bus, answering as GDBus did:
+/// `BusConnection` (sd-bus with `Variant` bodies) on a real bus, answering as D-Bus clients expect:
 /// Introspect from the XML, Properties checked against it, UnknownMethod and InvalidArgs.
 final class BusConnectionTests: XCTestCase {
     private var bus: TestBus!

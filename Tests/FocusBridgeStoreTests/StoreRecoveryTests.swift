@@ -3,7 +3,7 @@ import FocusBridgeStore
 import Foundation
 import XCTest
 
-/// What the store does with a file it cannot trust (issue 10, §4): a broken file is moved
+/// What the store does with a file it cannot trust: a broken file is moved
 /// aside, a symbolic link refused, unusable rows and values discarded with a notice, never a trap.
 final class StoreRecoveryTests: XCTestCase {
     private var directory: String!

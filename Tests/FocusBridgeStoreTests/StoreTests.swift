@@ -168,9 +168,9 @@ final class StoreTests: XCTestCase {
         }
     }
 
-    /// Every table and index of a new file, as the store made them when it was on GRDB (read
-    /// with `sqlite3` from a file made by the release of 2026-11-22): migrations v1 to v7 keep
-    /// their SQL to the character, and a new file is the same file as before.
+    /// Every table and index of a new file, as the release of 2026-11-22 makes them (read with
+    /// `sqlite3` from a file it made): migrations v1 to v7 keep their SQL to the character, so a
+    /// new file is the same file whichever release makes it.
     static let schemaOfANewFile = #"""
         table grdb_migrations CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)
         index sqlite_autoindex_grdb_migrations_1 -

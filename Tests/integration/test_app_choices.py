@@ -1,4 +1,4 @@
-"""Choices made where the notification is (issue 13): quick actions on the notification,
+"""Choices made where the notification is: quick actions on the notification,
 the first-Time-Sensitive question, per-app choices from focusctl that win over the file,
 mutes that end on time and survive restarts, and marketing notifications — through the real
 bridge, real clients (notify-send, focusctl) and the recording fake daemon; the quick action

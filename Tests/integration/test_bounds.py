@@ -1,4 +1,4 @@
-"""Bounded whatever arrives (docs/RELIABILITY.md, issue 10): what the bridge keeps of hostile input
+"""Bounded whatever arrives (docs/RELIABILITY.md): what the bridge keeps of hostile input
 (megabyte app names and bodies) is cut to the sizes focus-bridge(1) states, so its memory and
 its database stay small; what it forwards is still the app's original."""
 

@@ -1,4 +1,4 @@
-"""The TOML configuration (focus-bridge.toml(5), issue 3): precise PATH:LINE:COLUMN errors from
+"""The TOML configuration (focus-bridge.toml(5)): precise PATH:LINE:COLUMN errors from
 `focusctl check-config` and from `focus-bridge --config`, the example file valid, and
 reloads (focusctl reload, SIGHUP, file change) where a broken file keeps the old
 behaviour — shown by the level a real notification reaches the daemon with."""
@@ -197,7 +197,7 @@ def test_check_config_default_path_and_no_file(fc_plain, tmp_path):
 
 
 # Five different mistakes (and a misplaced summary key): every one is reported in one run, at
-# its place, in file order (issue 18).
+# its place, in file order.
 FIVE_MISTAKES = """# my focus-bridge settings
 times = ["08:00"]
 

@@ -1,4 +1,4 @@
-"""A daemon command that cannot start is a clear state (issue 11): tried a few times with
+"""A daemon command that cannot start is a clear state: tried a few times with
 back-off, one log line per attempt, `focusctl status` says why, and then the bridge falls
 back: to the next installed daemon in auto mode, to log mode when none is left.
 

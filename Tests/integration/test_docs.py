@@ -451,7 +451,7 @@ def node_signatures(xml):
 ])
 def test_introspection_xml_is_what_the_bridge_answers(xml_file, name, path, bridge_factory, client):
     bridge_factory("log")
-    # GDBus answers Introspect off the main loop; a Status reply means start-up is over.
+    # The objects are exported during start-up; a Status reply means start-up is over.
     client.status()
     (xml,) = client.call("Introspect", None, "(s)", dest=name, path=path,
                          iface="org.freedesktop.DBus.Introspectable")

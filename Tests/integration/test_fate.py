@@ -1,5 +1,5 @@
 """What becomes of a notification, through the real bridge and focusctl as a person types it
-(focusctl(1): history, explain ID, show, dismiss, digest show-all; issue 18 items 3, 4 and 6):
+(focusctl(1): history, explain ID, show, dismiss, digest show-all):
 history follows a held notification from `held-focus` to its digest, its replay and its end;
 `show`, `dismiss` and `digest show-all` act by ID and say what they did; every ID still ends with
 exactly one NotificationClosed to its holder; `explain ID` tells the notification as received

@@ -1,4 +1,4 @@
-"""Faults (issue 6, item 4; docs/RELIABILITY.md; docs/BENCHMARKS.md): the bridge killed with SIGKILL mid-flood, the
+"""Faults (docs/RELIABILITY.md; docs/BENCHMARKS.md): the bridge killed with SIGKILL mid-flood, the
 daemon killed five times mid-flood, a daemon that stops answering, and a state database on a
 full or read-only disk. Nothing acknowledged is lost; Notify stays fast.
 

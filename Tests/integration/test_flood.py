@@ -1,4 +1,4 @@
-"""Floods (issue 6, "Show it with tests"; docs/BENCHMARKS.md): 10 clients × 1,000 notifications
+"""Floods (docs/BENCHMARKS.md): 10 clients × 1,000 notifications
 through the bridge to real dunst (spawn mode, under Xvfb). dunst keeps answering Ping within
 100 ms throughout (all but 1 % of pings, none past 300 ms: the machine is shared) — pinged directly on the bridge's private bus, from a separate process — and
 every notification is accounted for in history (delivered, collapsed or held)."""

@@ -95,7 +95,7 @@ def test_no_bridge_exit_2_one_line(bus, focusctl):
         assert r.stdout == ""
 
 
-# --------------------------------------------------------------------------- issue 18
+# --------------------------------------------------------------------------- what each command says
 WORK = """
 [focus.work]
 apps = ["Mail"]

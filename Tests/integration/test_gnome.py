@@ -1,4 +1,4 @@
-"""The bridge in front of real GNOME Shell 43 (issue 17, item 5), headless: what a GNOME user notices.
+"""The bridge in front of real GNOME Shell 43, headless: what a GNOME user notices.
 
 Start-up order (focus-bridge(1), GNOME): focus-bridge first, in `name` mode with org.gnome.Shell;
 then gnome-shell, whose notification helper (`gjs org.gnome.Shell.Notifications`) asks for
@@ -287,7 +287,7 @@ def test_a_focus_holds_out_of_the_tray_and_its_digest_arrives_after(gnome):
 def test_auto_mode_before_the_shell_is_up_chooses_gnome_and_waits_for_it(gnome):
     """What `auto` chose in this GNOME session (XDG_CURRENT_DESKTOP=GNOME) with the bridge started
     first, as the start-up order needs: org.gnome.Shell is not on the bus yet, and auto forwards
-    to it all the same, once it is there — not to dunst meanwhile (issue 17, item 2)."""
+    to it all the same, once it is there — not to dunst meanwhile."""
     r = gnome.auto_before_shell
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("name: org.gnome.Shell"), r.stdout

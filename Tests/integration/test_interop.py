@@ -1,4 +1,4 @@
-"""Interop (issue 11, items 6 and 7): every real notification daemon installed here, run by the
+"""Interop: every real notification daemon installed here, run by the
 bridge in spawn mode (`focus-bridge --downstream spawn -- DAEMON`), checked on a real screen:
 
 * shown    — the popup is drawn: the screen differs from the one taken before Notify;

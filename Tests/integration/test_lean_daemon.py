@@ -1,4 +1,4 @@
-"""The daemon links no Foundation (issue 16): Foundation, FoundationEssentials,
+"""The daemon links no Foundation: Foundation, FoundationEssentials,
 FoundationInternationalization (ICU) and CoreFoundation were most of its resident memory.
 
 Checked on the binary the other tests run: in a debug build the Swift libraries are shared, so
@@ -44,9 +44,9 @@ def test_the_check_sees_foundation_where_it_is():
         assert foundation_symbols(FOCUSCTL_BIN), "focusctl shows no Foundation either: the check is blind"
 
 
-# GIO and GObject (issue 16): GDBus, its worker thread, and with them libmount, libblkid,
-# libselinux, libffi, libgmodule and libz were 2.5 MiB of the daemon's idle memory. GLib itself
-# stays (the main loop, GVariant).
+# GIO and GObject: not loaded, and with them no GDBus worker thread and none of the libraries GIO
+# loads (libmount, libblkid, libselinux, libffi, libgmodule, libz; their idle memory is in
+# docs/BENCHMARKS.md). GLib itself stays (the main loop, GVariant).
 GIO_LIBRARIES = ("libgio-2.0", "libgobject-2.0", "libgmodule-2.0")
 
 
@@ -72,8 +72,8 @@ def test_the_check_sees_gio_where_it_is():
     assert [name for name in needed(gdbus) if name.startswith(GIO_LIBRARIES)], "the check is blind to GIO"
 
 
-# libxcb (issue 16): opened only when the window in front is read from an X11 display, with the
-# four libraries it brings (libXau, libXdmcp, libbsd, libmd, ~0.3 MiB resident); a Wayland or
+# libxcb: opened only when the window in front is read from an X11 display, with the
+# four libraries it brings (libXau, libXdmcp, libbsd, libmd); a Wayland or
 # GNOME session never maps them. test_windows.py shows the X11 path still works.
 XCB_LIBRARIES = ("libxcb.so", "libXau.so", "libXdmcp.so")
 

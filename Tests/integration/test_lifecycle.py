@@ -1,4 +1,4 @@
-"""Every ID's life ends, exactly once (issue 10 §1; focus-bridge(1), BEHAVIOUR, "Every ID ends once").
+"""Every ID's life ends, exactly once (focus-bridge(1), BEHAVIOUR, "Every ID ends once").
 
 Every ID the bridge hands out gets exactly one NotificationClosed to each connection that holds
 it when its fate is final — collapsed, coalesced, dropped, dismissed from a digest, closed — or

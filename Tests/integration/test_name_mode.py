@@ -1,4 +1,4 @@
-"""`name` mode (issue 11, item 4): the daemon lives on the session bus under another name
+"""`name` mode: the daemon lives on the session bus under another name
 (GNOME: org.gnome.Shell; Plasma: org.kde.plasmashell) and the bridge forwards to it there.
 
 Such a daemon broadcasts its own ActionInvoked and NotificationClosed on the session bus, with
@@ -78,7 +78,7 @@ def test_notify_send_wait_is_released_once_in_name_mode(name_mode, bus, procs):
 def test_capabilities_follow_a_daemon_whose_name_comes_before_its_object(bridge_factory, fake_daemon_factory, bus,
                                                                         make_client):
     """GNOME's and Plasma's shells own their name before they serve /org/freedesktop/Notifications:
-    the bridge asks again until they do (issue 17, item 3), and only then forwards."""
+    the bridge asks again until they do, and only then forwards."""
     fake = fake_daemon_factory("--serve-later", "--capabilities", "actions,body,persistence,x-late", bus=bus,
                                name=DAEMON)
     b = bridge_factory("name", args=["--downstream-name", DAEMON])

@@ -1,4 +1,4 @@
-"""Nothing crashes, and nothing crash-loops (issue 10, §4; docs/RELIABILITY.md): absurd times at the
+"""Nothing crashes, and nothing crash-loops (docs/RELIABILITY.md): absurd times at the
 door (focusctl, D-Bus), poisoned values in the state file, a broken or busy state database, an
 unusable environment, a clean stop in spawn mode, and the modes of the files in the state folder.
 """

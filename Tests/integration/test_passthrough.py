@@ -114,7 +114,7 @@ def test_passthrough_names_from_config(bridge_factory, fake_daemon, fake_daemon_
 
 def test_the_daemons_own_pause_is_shown_in_status(bridge, fake_daemon, client, focusctl):
     """dunstctl set-paused true (a Properties.Set passed through): focusctl status says the daemon
-    holds back what the bridge delivers (issue 18, item 6); read again after each passed-through
+    holds back what the bridge delivers; read again after each passed-through
     call and on the daemon's signals, never polled."""
     assert client.status()["downstream"]["daemon-dnd"] == {"on": False, "how": "dunst paused (dunstctl set-paused)"}
     client.call("Set", GLib.Variant("(ssv)", (DUNST, "paused", GLib.Variant("b", True))), None, iface=PROPS)

@@ -1,4 +1,4 @@
-"""The bridge in front of real plasmashell 5.27 (issue 17, item 5), under Xvfb: what a Plasma user notices.
+"""The bridge in front of real plasmashell 5.27, under Xvfb: what a Plasma user notices.
 
 Start-up order (focus-bridge(1), Plasma): focus-bridge first, in `name` mode with
 org.kde.plasmashell; then plasmashell, which asks for org.freedesktop.Notifications with

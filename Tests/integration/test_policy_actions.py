@@ -1,4 +1,4 @@
-"""Actions through the real bridge (focus-bridge.toml(5), ACTIONS, issue 3): at most four buttons besides
+"""Actions through the real bridge (focus-bridge.toml(5), ACTIONS): at most four buttons besides
 the click action, nondestructive ones first in the client's order, destructive ones marked
 and cut first, a destructive `default` forwarded as a labelled button whose invocation
 reaches the client as "default", the config's max-actions / destructive-labels /

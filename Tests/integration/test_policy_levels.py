@@ -1,4 +1,4 @@
-"""Interruption levels through the real bridge (focus-bridge.toml(5), INTERRUPTION LEVELS, issue 3): what urgency and
+"""Interruption levels through the real bridge (focus-bridge.toml(5), INTERRUPTION LEVELS): what urgency and
 sound each level reaches the daemon with, the critical entitlement and the time-sensitive
 opt-out from the config, urgency of any integer type, x-focus-* hints stripped, and
 `focusctl explain` telling the same story as a real notification."""

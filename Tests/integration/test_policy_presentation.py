@@ -1,4 +1,4 @@
-"""Delivery and presentation through the real bridge (focus-bridge.toml(5), DELIVERY, issue 3): duplicates
+"""Delivery and presentation through the real bridge (focus-bridge.toml(5), DELIVERY): duplicates
 coalesced, per-app delivery "off", silent mode (persisted, toggled, in status), and hidden
 previews — "never" globally and per app, "when-unlocked" following a fake
 org.freedesktop.ScreenSaver."""

@@ -1,4 +1,4 @@
-"""Security (issue 6, item 5): the state is private to the user; signals go only to the app
+"""Security: the state is private to the user; signals go only to the app
 that owns the notification; nothing from a notification reaches a shell; the control interface answers its own user only.
 
 What the older modules already show is not repeated here: test_signals.py (ActionInvoked,

@@ -1,4 +1,4 @@
-"""The session's services reach the daemon (issue 11, item 1): `[downstream] session-names`.
+"""The session's services reach the daemon: `[downstream] session-names`.
 
 In spawn mode the daemon runs on the bridge's private bus, which has none of the session's
 services. For each name in `session-names` the bridge owns the name there, relays every call

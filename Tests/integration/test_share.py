@@ -1,4 +1,4 @@
-"""Share Focus across devices through a synced folder (issue 15, focus-bridge.toml(5) SHARE).
+"""Share Focus across devices through a synced folder (focus-bridge.toml(5), SHARE).
 
 Each "device" is a real focus-bridge on a private bus of its own, with its own HOME and XDG
 folders, in log mode (no daemon is needed to see the Focus). The folder-level tests give two

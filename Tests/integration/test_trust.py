@@ -1,5 +1,5 @@
-"""Trust follows the Unix user and the sandbox, never a name a client claims (issue 10 §2;
-focus-bridge(1), BEHAVIOUR, "Ownership").
+"""Trust follows the Unix user and the sandbox, never a name a client claims
+(focus-bridge(1), BEHAVIOUR, "Ownership").
 
 The bus here admits every user (support.buses.MultiUserBus), so calls from user `nobody` reach
 the bridge and the bridge itself must refuse them. A Flatpak app is played the way Flatpak

@@ -1,4 +1,4 @@
-"""The window in front (issue 14): a real headless sway with a real `foot` window (sway's IPC),
+"""The window in front: a real headless sway with a real `foot` window (sway's IPC),
 and a real X11 window manager (openbox) under Xvfb with a real `xterm` (EWMH properties):
 `focusctl status` names the window; a notification from the app in front is not shown
 (`foreground`, its ID ends with reason 1); `while-fullscreen` turns a Focus on when the window

@@ -90,23 +90,23 @@ final class LocalSocket {
     private var closed = false
 
     /// Connects to the Unix socket at `path`; nil with the reason when it cannot.
-    static func connect(_ path: String) -> Result<LocalSocket, SocketFailure> {
+    static func connect(_ path: String) -> Result<LocalSocket, Unreachable> {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return .failure(SocketFailure("the path is too long")) }
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return .failure(Unreachable("the path is too long")) }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             for (index, byte) in bytes.enumerated() { raw[index] = byte }
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return .failure(SocketFailure(String(cString: strerror(errno)))) }
+        guard fd >= 0 else { return .failure(Unreachable(String(cString: strerror(errno)))) }
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard result == 0 else {
             let reason = String(cString: strerror(errno))
             close(fd)
-            return .failure(SocketFailure(reason))
+            return .failure(Unreachable(reason))
         }
         return .success(LocalSocket(fd: fd))
     }
@@ -159,9 +159,10 @@ final class LocalSocket {
         MainLoop.cancel(watch)
         close(fd)
     }
-}
 
-struct SocketFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+    /// Why the socket cannot be reached, in a few words.
+    struct Unreachable: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
 }

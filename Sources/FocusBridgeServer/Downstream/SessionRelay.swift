@@ -5,15 +5,15 @@ import Logging
 /// session-names`): the daemon there finds dconf, xfconf, the accessibility bus and the like.
 ///
 /// The relay owns the name on a connection of its own to the private bus, so every call that
-/// reaches that connection is for this service, also one addressed to the connection's unique
-/// name (GDBus proxies call a service by its owner's unique name). Each call is sent to the same
-/// name, path, interface and method on the session bus (which starts the service there when it
-/// is activatable) and its reply or error goes back; the signals the service emits on the
-/// session bus are emitted again on the private bus, from the name's owner there. Calls and
-/// signals go through the connection that takes `Notify` (sd-bus): one connection keeps the
-/// order the service sent them in, between its replies and its signals (dconf tells its own
-/// writes from others' by it) and with a `Notify` that came after a setting it announced
-/// (xfconf's Do Not Disturb).
+/// reaches that connection is for this service, also one addressed to the connection's unique name
+/// (GDBus proxies in the daemon call a service by its owner's unique name). Each call is sent to
+/// the same name, path, interface and method on the session bus (which starts the service there
+/// when it is activatable) and its reply or error goes back; the signals the service emits on the
+/// session bus are emitted again on the private bus, from the name's owner there. Calls and signals
+/// go through the connection that takes `Notify` (sd-bus): one connection keeps the order the
+/// service sent them in, between its replies and its signals (dconf tells its own writes from
+/// others' by it) and with a `Notify` that came after a setting it announced (xfconf's Do Not
+/// Disturb).
 ///
 /// Only connections on the private bus reach the relay, and that bus admits the user's own
 /// processes only: nobody gains a way into the session who did not have one.

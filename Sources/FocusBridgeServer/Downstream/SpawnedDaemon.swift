@@ -68,7 +68,7 @@ final class SpawnedDaemon {
         guard let connection else { return }
         NotificationsInterface.capabilities(on: connection, name: owner, timeoutMilliseconds: 10_000) { [weak self] result in
             guard let self, generation == self.generation, self.process != nil, !self.served else { return }
-            // Only an answer counts: an error may come from the connection's library alone (GDBus
+            // Only an answer counts: an error may come from the daemon's bus library alone (GDBus
             // answers UnknownMethod for an object not yet exported), from a daemon that never serves.
             switch result {
             case .success:
