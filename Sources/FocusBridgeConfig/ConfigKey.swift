@@ -4,7 +4,8 @@ import FocusBridgeTOML
 /// One key of a table of the configuration file, defined once: its name, the kind of value it
 /// takes, and how its value is checked and stored in the table's settings. The key's default is
 /// the settings struct's own (`GeneralSettings()` and so on). `Schema`'s name lists (unknown keys,
-/// "did you mean") come from these, and `TableReader` reads each table through them.
+/// "did you mean") come from these, `TableReader` reads each table through them, and
+/// `SchemaDocumentationTests` checks the man page and the example file against them.
 struct ConfigKey<Settings>: Sendable {
     typealias Kind = ConfigValueKind
     typealias Path<Value> = WritableKeyPath<Settings, Value> & Sendable
