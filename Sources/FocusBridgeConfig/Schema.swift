@@ -1,19 +1,27 @@
-/// Every table and key the configuration file knows; the reader checks names against it and
-/// the documentation tests check the man page against it.
+/// Every table and key the configuration file knows, by name: the reader checks names against
+/// these lists. The keys come from their definitions in `ConfigKeys`.
 public enum Schema {
     public static let tables = ["downstream", "general", "summary", "apps", "focus", "share"]
-    public static let downstreamKeys = ["mode", "command", "name", "address", "passthrough-names", "session-names"]
-    public static let generalKeys = ["previews", "max-actions", "destructive-labels", "destructive-marker",
-                                     "coalesce-seconds", "after-focus", "history-days", "rate-limit",
-                                     "rate-limit-seconds", "explain-time-sensitive", "quick-actions", "when-focused",
-                                     "badges", "tray"]
-    public static let summaryKeys = ["times"]
-    public static let appKeys = ["delivery", "level", "time-sensitive", "critical", "communication", "previews",
-                                 "marketing", "quick-actions", "when-focused", "badges"]
-    public static let focusKeys = ["apps", "silence", "people", "time-sensitive", "previews", "schedule",
-                                   "while-fullscreen", "while-focused"]
-    public static let scheduleKeys = ["days", "start", "end"]
-    public static let shareKeys = ["folder", "device"]
+    public static let downstreamKeys = ConfigKeys.downstream.map(\.name)
+    public static let generalKeys = ConfigKeys.general.map(\.name)
+    public static let summaryKeys = ConfigKeys.summary.map(\.name)
+    public static let appKeys = ConfigKeys.app.map(\.name)
+    public static let focusKeys = ConfigKeys.focus.map(\.name)
+    public static let scheduleKeys = ConfigKeys.schedule.map(\.name)
+    public static let shareKeys = ConfigKeys.share.map(\.name)
+
+    /// Each table that holds keys: its name, its header as the file writes it, and its keys (name
+    /// and kind of value). In the order a key found at the top level is looked for in (`[general]`
+    /// first).
+    static let keyTables: [(name: String, header: String, keys: [(name: String, kind: ConfigValueKind)])] = [
+        ("general", "[general]", ConfigKeys.general.map { ($0.name, $0.kind) }),
+        ("downstream", "[downstream]", ConfigKeys.downstream.map { ($0.name, $0.kind) }),
+        ("summary", "[summary]", ConfigKeys.summary.map { ($0.name, $0.kind) }),
+        ("apps", "[apps.\"APP\"]", ConfigKeys.app.map { ($0.name, $0.kind) }),
+        ("focus", "[focus.NAME]", ConfigKeys.focus.map { ($0.name, $0.kind) }),
+        ("schedule", "[[focus.NAME.schedule]]", ConfigKeys.schedule.map { ($0.name, $0.kind) }),
+        ("share", "[share]", ConfigKeys.share.map { ($0.name, $0.kind) }),
+    ]
 
     /// All key names, for documentation checks.
     public static var allKeys: [String] {
