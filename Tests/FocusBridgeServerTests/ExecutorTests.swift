@@ -1,0 +1,257 @@
+import FocusBridgeCore
+import FocusBridgeDBus
+@testable import FocusBridgeServer
+import FocusBridgeStore
+import FocusBridgeTestSupport
+import Foundation
+import Glibc
+import XCTest
+
+/// The bridge's executor (`Bridge.plan` + `Bridge.execute`) on a real state database, a private
+/// bus and a fake daemon (`FakeDownstream`): what a sender and the person notice — the ID after
+/// the commit, then the daemon's copy; held, dropped and replaced notifications; the daemon's
+/// signals and its going away ending what it showed.
+final class ExecutorTests: XCTestCase {
+    /// Whoever waits for an ID, recording what was true when it was answered.
+    final class Waiter: IDWaiter {
+        var ids: [UInt32] = []
+        var onAnswer: (UInt32) -> Void = { _ in }
+
+        func answer(_ id: UInt32) {
+            ids.append(id)
+            onAnswer(id)
+        }
+    }
+
+    private let logs = LogRecorder()
+    private let daemon = FakeDownstream()
+    private var testBus: TestBus!
+    private var store: Store!
+    /// A sender on the bus: the `NotificationClosed` signals it receives, in order.
+    private var app: SdBusConnection!
+    private var closedSignals: [(id: UInt32, reason: CloseReason)] = []
+
+    /// XCTest keeps every test case alive to the end of the run: the bus daemon ends with its test.
+    override func tearDown() {
+        app = nil
+        store = nil
+        testBus = nil
+        super.tearDown()
+    }
+
+    private var sender: Caller { Caller(connection: app.uniqueName, userID: getuid()) }
+    private var otherUser: Caller { Caller(connection: ":1.9999", userID: getuid() &+ 1) }
+
+    private func makeBridge(_ change: (inout PolicySettings) -> Void = { _ in }) throws -> Bridge {
+        testBus = try TestBus()
+        store = try temporaryStore()
+        app = try SdBusConnection.connect(address: testBus.address)
+        try app.match("type='signal',interface='\(NotificationsInterface.name)',member='NotificationClosed'") {
+            [unowned self] message in
+            if case .closed(let id, let reason)? = DaemonSignal(message) { closedSignals.append((id, reason)) }
+        }
+        var settings = PolicySettings()
+        change(&settings)
+        let bridge = try Bridge(bus: BusConnection.connect(address: testBus.address),
+                                notificationBus: SdBusConnection.connect(address: testBus.address),
+                                downstream: daemon, store: store, settings: settings, logger: logs.logger)
+        return bridge
+    }
+
+    private func notify(_ summary: String = "Hi", app: String = "Mail", replacing: UInt32 = 0) -> NotifyArguments {
+        NotifyArguments(.tuple([.string(app), .uint32(replacing), .string(""), .string(summary), .string("Body"),
+                                .strings([]), .dictionary([]), .int32(-1)]))
+    }
+
+    /// Plans and carries out `arguments` from `caller`; returns the waiter.
+    @discardableResult
+    private func send(_ bridge: Bridge, _ arguments: NotifyArguments, from caller: Caller? = nil,
+                      waiter: Waiter = Waiter()) -> Waiter {
+        bridge.execute(bridge.plan(arguments, caller: caller ?? sender, process: nil), arguments, processID: nil,
+                       waiter: waiter)
+        return waiter
+    }
+
+    private func waitForCommit(_ bridge: Bridge, file: StaticString = #filePath, line: UInt = #line) {
+        waitOnMainLoop(until: { !bridge.commit.isPending }, "the commit was not written", file: file, line: line)
+    }
+
+    private func row(_ id: UInt32) throws -> HistoryEntry? { try store.entry(id: id) }
+
+    // MARK: Forwarded
+
+    func testAForwardedNotificationIsAnsweredAfterItsCommitAndForwardedAfterTheAnswer() throws {
+        let bridge = try makeBridge()
+        let waiter = Waiter()
+        var rowWhenAnswered: HistoryEntry?
+        var daemonCallsWhenAnswered = -1
+        waiter.onAnswer = { [unowned self] id in
+            rowWhenAnswered = try? row(id)
+            daemonCallsWhenAnswered = daemon.calls.count
+        }
+        send(bridge, notify("Hello"), waiter: waiter)
+        XCTAssertEqual(waiter.ids, [], "nobody hears the ID before the commit")
+        XCTAssertEqual(daemon.calls.count, 0, "nothing reaches the daemon while the caller waits for its ID")
+
+        waitForCommit(bridge)
+        let id = try XCTUnwrap(waiter.ids.first)
+        XCTAssertEqual(waiter.ids.count, 1)
+        XCTAssertEqual(rowWhenAnswered?.summary, "Hello", "the history row was written before the answer")
+        XCTAssertEqual(rowWhenAnswered?.decision, .delivered)
+        XCTAssertEqual(daemonCallsWhenAnswered, 0, "reply first, forward after")
+        XCTAssertEqual(daemon.calls.map(\.notification.id), [id], "forwarded once the caller has its ID")
+        XCTAssertEqual(daemon.calls.first?.notification.summary, "Hello")
+        XCTAssertEqual(daemon.calls.first?.replacing, 0)
+        XCTAssertEqual(bridge.holders[id]?.holders, [sender], "the caller holds the ID")
+        XCTAssertNil(bridge.held[id])
+
+        daemon.answerNext(.success(501))
+        XCTAssertEqual(bridge.forwarder.daemonIDs.daemonID(of: id), 501)
+        XCTAssertEqual(bridge.delivered, 1)
+    }
+
+    // MARK: Held
+
+    func testAFocusHoldsItDurablyAndNothingReachesTheDaemon() throws {
+        let bridge = try makeBridge { $0.focuses = [FocusProfile(name: "Work")] }
+        bridge.activeFocus = ActiveFocus(name: "Work", since: Instant(timeIntervalSince1970: 1_800_000_000),
+                                         until: nil, source: .manual)
+        let waiter = Waiter()
+        var heldWhenAnswered = -1
+        waiter.onAnswer = { [unowned self] _ in heldWhenAnswered = (try? store.heldNotifications().count) ?? -1 }
+        let arguments = notify("Held")
+        send(bridge, arguments, waiter: waiter)
+        waitForCommit(bridge)
+
+        let id = try XCTUnwrap(waiter.ids.first, "the caller is answered")
+        XCTAssertEqual(heldWhenAnswered, 1, "durable before the caller hears the ID")
+        XCTAssertEqual(daemon.calls.count, 0, "nothing reaches the daemon")
+        XCTAssertNil(bridge.holders[id], "not shown")
+        XCTAssertEqual(bridge.held[id]?.reason, .focus("Work"))
+        XCTAssertEqual(bridge.held.holders(of: id), [sender])
+        XCTAssertEqual(bridge.waiting(.heldFocus).map(\.id), [id])
+
+        let stored = try store.heldNotifications()
+        XCTAssertEqual(stored.map(\.item.id), [id])
+        XCTAssertEqual(stored.first?.item.summary, "Held")
+        let payload = try XCTUnwrap(store.heldPayload(id))
+        let readBack = try XCTUnwrap(NotifyArguments(storedType: payload.type, bytes: payload.bytes),
+                                     "the stored payload reads back")
+        XCTAssertEqual(readBack.summary, "Held")
+        XCTAssertEqual(readBack.all.bytes, arguments.all.bytes)
+        XCTAssertEqual(try row(id)?.decision, .heldFocus)
+        XCTAssertTrue(closedSignals.isEmpty, "a held notification has not ended")
+    }
+
+    // MARK: Dropped
+
+    func testDeliveryOffAnswersAndEndsTheIDAtOnce() throws {
+        let bridge = try makeBridge { settings in
+            var rule = AppRule()
+            rule.delivery = .off
+            settings.apps["Mail"] = rule
+        }
+        let waiter = send(bridge, notify("Dropped"))
+        waitForCommit(bridge)
+        let id = try XCTUnwrap(waiter.ids.first, "the caller is answered")
+        XCTAssertEqual(try row(id)?.decision, .dropped)
+
+        waitOnMainLoop(until: { [unowned self] in (try? row(id))?.closeReason != nil && !closedSignals.isEmpty })
+        XCTAssertEqual(try row(id)?.closeReason, CloseReason.dismissed.rawValue, "history notes it closed, dismissed")
+        XCTAssertEqual(closedSignals.map(\.id), [id], "the sender hears it closed")
+        XCTAssertEqual(closedSignals.first?.reason, .dismissed)
+        XCTAssertEqual(daemon.calls.count, 0, "nothing reaches the daemon")
+        XCTAssertNil(bridge.holders[id])
+        XCTAssertNil(bridge.held[id])
+    }
+
+    // MARK: Replaced
+
+    func testAReplacementFromTheSameSenderKeepsItsIDAndReplacesTheDaemonsCopy() throws {
+        let bridge = try makeBridge()
+        let first = send(bridge, notify("One"))
+        waitForCommit(bridge)
+        let id = try XCTUnwrap(first.ids.first)
+        daemon.answerNext(.success(501))
+
+        let second = send(bridge, notify("Two", replacing: id))
+        waitForCommit(bridge)
+        XCTAssertEqual(second.ids, [id], "the same ID")
+        XCTAssertEqual(daemon.calls.count, 2)
+        XCTAssertEqual(daemon.calls.last?.notification.id, id)
+        XCTAssertEqual(daemon.calls.last?.notification.summary, "Two")
+        XCTAssertEqual(daemon.calls.last?.replacing, 501, "it replaces the daemon's copy")
+        XCTAssertEqual(bridge.holders[id]?.holders, [sender])
+        XCTAssertEqual(try row(id)?.summary, "Two")
+    }
+
+    func testAReplacementFromAnotherUserGetsANewID() throws {
+        let bridge = try makeBridge()
+        let first = send(bridge, notify("Mine"))
+        waitForCommit(bridge)
+        let id = try XCTUnwrap(first.ids.first)
+        daemon.answerNext(.success(501))
+
+        let stranger = send(bridge, notify("Theirs", replacing: id), from: otherUser)
+        waitForCommit(bridge)
+        let theirs = try XCTUnwrap(stranger.ids.first)
+        XCTAssertNotEqual(theirs, id, "another user's replacement is a notification of its own")
+        XCTAssertEqual(daemon.calls.last?.notification.id, theirs)
+        XCTAssertEqual(daemon.calls.last?.replacing, 0, "the daemon's copy of the first one stays")
+        XCTAssertEqual(bridge.holders[id]?.holders, [sender])
+        XCTAssertEqual(bridge.holders[theirs]?.holders, [otherUser])
+        XCTAssertEqual(try row(id)?.summary, "Mine")
+    }
+
+    // MARK: The daemon's side
+
+    func testTheDaemonsNotificationClosedEndsTheIDForItsHolders() throws {
+        let bridge = try makeBridge()
+        let waiter = send(bridge, notify())
+        waitForCommit(bridge)
+        let id = try XCTUnwrap(waiter.ids.first)
+        daemon.answerNext(.success(501))
+
+        bridge.downstreamSignal(.closed(daemonID: 777, reason: .dismissed))
+        XCTAssertNotNil(bridge.holders[id], "a signal about another daemon ID changes nothing")
+
+        bridge.downstreamSignal(.closed(daemonID: 501, reason: .dismissed))
+        XCTAssertNil(bridge.holders[id], "nobody holds it any more")
+        XCTAssertNil(bridge.forwarder.daemonIDs.daemonID(of: id), "the daemon's ID is forgotten")
+        XCTAssertNil(bridge.forwarder.id(forDaemonID: 501))
+        waitOnMainLoop(until: { [unowned self] in !closedSignals.isEmpty && (try? row(id))?.closeReason != nil })
+        XCTAssertEqual(closedSignals.map(\.id), [id])
+        XCTAssertEqual(closedSignals.first?.reason, .dismissed)
+        XCTAssertEqual(try row(id)?.closeReason, CloseReason.dismissed.rawValue)
+
+        bridge.downstreamSignal(.closed(daemonID: 501, reason: .dismissed))
+        waitOnMainLoop(until: { !bridge.commit.isPending })
+        XCTAssertEqual(closedSignals.count, 1, "an ID ends once")
+    }
+
+    func testTheDaemonGoingAwayEndsWhatItShowed() throws {
+        let bridge = try makeBridge()
+        let one = send(bridge, notify("One"))
+        let two = send(bridge, notify("Two"))
+        waitForCommit(bridge)
+        let ids = one.ids + two.ids
+        XCTAssertEqual(ids.count, 2)
+        daemon.answerNext(.success(501))
+        daemon.answerNext(.success(502))
+
+        daemon.isConnected = false
+        bridge.downstreamGone()
+        for id in ids {
+            XCTAssertNil(bridge.holders[id])
+            XCTAssertNil(bridge.forwarder.daemonIDs.daemonID(of: id))
+        }
+        waitOnMainLoop(until: { [unowned self] in
+            closedSignals.count == 2 && ids.allSatisfy { (try? row($0))?.closeReason != nil }
+        })
+        XCTAssertEqual(Set(closedSignals.map(\.id)), Set(ids))
+        XCTAssertEqual(closedSignals.map(\.reason), [.undefined, .undefined])
+        for id in ids { XCTAssertEqual(try row(id)?.closeReason, CloseReason.undefined.rawValue) }
+        XCTAssertTrue(logs.lines.contains { $0.level == .warning && $0.message.contains("2 notification(s)") },
+                      "\(logs.lines)")
+    }
+}
