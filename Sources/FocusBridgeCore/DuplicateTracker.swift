@@ -2,15 +2,13 @@
 /// app, summary and body within the window) replaces it instead of popping up again.
 ///
 /// One array of what is remembered, in delivery order, and two small indexes into it by number:
-/// each key is kept once (it was twice, in two dictionaries of 80-byte keys: 1.45 MB at 4096,
-/// more with long texts), and the oldest is forgotten at once instead of searched for among all.
+/// each key is kept once, and the oldest is forgotten at once instead of searched for among all.
 public struct DuplicateTracker: Sendable {
     /// A fingerprint, not the texts: a window of thousands of megabyte bodies would otherwise
     /// stay in memory. 24 bytes and no allocation: the lengths of summary and body and a 128-bit
     /// hash of the app key (case ignored), summary and body, then their lengths (two SipHash
-    /// runs of the process's random seed, told apart by their first byte). It used to keep
-    /// 256-byte prefixes, length and a 64-bit hash: two strings per entry on the heap as soon as
-    /// a text was longer than 15 bytes. Public so a decision can hand on the key it made.
+    /// runs of the process's random seed, told apart by their first byte): no text is kept on
+    /// the heap per entry. Public so a decision can hand on the key it made.
     public struct Key: Hashable, Sendable {
         let lengths: UInt64
         let low: UInt64

@@ -52,6 +52,7 @@ final class FloodCollapseTests: XCTestCase {
         waitOnMainLoop(until: { shown.count == 2 }, seconds: 5)
         XCTAssertEqual(shown.last?.id, id, "it replaces itself")
         XCTAssertEqual(shown.last?.summary, "20 more from Mail", "the count when the update is shown")
+        XCTAssertEqual(shown.last?.body, "n20", "the latest summary when the update is shown")
     }
 
     func testAnEndedGroupStartsAfreshNextTime() {

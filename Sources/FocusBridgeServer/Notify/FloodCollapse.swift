@@ -9,7 +9,8 @@ final class FloodCollapse {
     static let maxGroups = 1024
     static let updateMilliseconds: UInt32 = 250
 
-    private var groups: [String: (id: UInt32, count: Int)] = [:]
+    /// Per app: its "N more" notification, how many it counts and the latest one's summary.
+    private var groups: [String: (id: UInt32, count: Int, latest: String)] = [:]
     private var timers: [String: SourceID] = [:]
     /// Shows (or updates) the "N more" notification `id` of `app` (passive, held by the bridge).
     var show: (_ id: UInt32, _ app: AppIdentity, _ arguments: NotifyArguments) -> Void = { _, _, _ in }
@@ -24,7 +25,7 @@ final class FloodCollapse {
             // what its old one counted still ends with it (the table knows).
             groups[oldest.key] = nil
         }
-        groups[key] = (id: id, count: 0)
+        groups[key] = (id: id, count: 0, latest: "")
         return id
     }
 
@@ -33,17 +34,19 @@ final class FloodCollapse {
         let key = app.key.lowercased()
         guard var entry = groups[key] else { return }
         entry.count += 1
+        entry.latest = latest
         groups[key] = entry
         // The first right away, then at most a few updates a second: a flood must not become a
         // flood of updates to the daemon.
         let appName = arguments.appName
         let icon = arguments.appIcon
         if entry.count == 1 {
-            update(app, appName: appName, icon: icon, latest: latest)
+            update(app, appName: appName, icon: icon)
         } else if timers[key] == nil {
+            // The update shows the count and the latest summary when it fires, not when it was set.
             timers[key] = MainLoop.after(milliseconds: Self.updateMilliseconds) { [weak self] in
                 self?.timers[key] = nil
-                self?.update(app, appName: appName, icon: icon, latest: latest)
+                self?.update(app, appName: appName, icon: icon)
             }
         }
     }
@@ -53,8 +56,9 @@ final class FloodCollapse {
         groups = groups.filter { $0.value.id != id }
     }
 
-    private func update(_ app: AppIdentity, appName: String, icon: String, latest: String) {
+    private func update(_ app: AppIdentity, appName: String, icon: String) {
         guard let entry = groups[app.key.lowercased()] else { return }
+        let latest = entry.latest
         let title = "\(entry.count) more from \(app.key)"
         show(entry.id, app, .own(appName: appName, appIcon: icon, summary: title, body: latest))
     }
