@@ -1,9 +1,9 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-/// The hot path's modules (the core, the store, the bus) in a release build: their generic code
-/// (ForwardQueue, NotificationTable, …) specialised and their small functions inlined where the
-/// server calls them, instead of going through metadata and witness tables per call.
+/// The hot path's modules (the core and its JSON, the store, the bus) in a release build: their
+/// generic code (ForwardQueue, NotificationTable, …) specialised and their small functions inlined
+/// where the server calls them, instead of going through metadata and witness tables per call.
 let crossModule: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
 
 let package = Package(
@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "focusctl", targets: ["focusctl"]),
         // The modules, for the fuzz package in Fuzz/ (it depends on this one); not a stable API.
         .library(name: "FocusBridgeCore", targets: ["FocusBridgeCore"]),
+        .library(name: "FocusBridgeJSON", targets: ["FocusBridgeJSON"]),
         .library(name: "FocusBridgeTOML", targets: ["FocusBridgeTOML"]),
         .library(name: "FocusBridgeConfig", targets: ["FocusBridgeConfig"]),
         .library(name: "FocusBridgeStore", targets: ["FocusBridgeStore"]),
@@ -34,8 +35,11 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // libxcb from libxcb1-dev: the window in front on X11 (EWMH properties), seen by X11Windows only.
         .systemLibrary(name: "CXCB", providers: [.apt(["libxcb1-dev"])]),
+        // JSON (RFC 8259) in Swift: a value type, a strict parser for untrusted input, a writer,
+        // and Codable on top of them.
+        .target(name: "FocusBridgeJSON", swiftSettings: crossModule),
         // The pure core: model and decisions, no GLib, no I/O.
-        .target(name: "FocusBridgeCore", swiftSettings: crossModule),
+        .target(name: "FocusBridgeCore", dependencies: ["FocusBridgeJSON"], swiftSettings: crossModule),
         // A TOML 1.0 reader in Swift: typed values, every key and value with its line and column.
         .target(name: "FocusBridgeTOML"),
         // Files, folders, paths and the environment: thin typed calls over Glibc, so the daemon
@@ -51,7 +55,7 @@ let package = Package(
                 swiftSettings: crossModule),
         // The running service: wires the core, the store and the bus together.
         .target(name: "FocusBridgeServer", dependencies: [
-            "FocusBridgeCore", "FocusBridgeConfig", "FocusBridgeStore", "FocusBridgeDBus", "FocusBridgeSystem", "CXCB",
+            "FocusBridgeCore", "FocusBridgeJSON", "FocusBridgeConfig", "FocusBridgeStore", "FocusBridgeDBus", "FocusBridgeSystem", "CXCB",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // No swift-argument-parser here: it links FoundationEssentials into the daemon (12 MB of
@@ -61,7 +65,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "focusctl", dependencies: [
-            "FocusBridgeDBus", "FocusBridgeCore", "FocusBridgeConfig",
+            "FocusBridgeDBus", "FocusBridgeCore", "FocusBridgeJSON", "FocusBridgeConfig",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // `make bench`: measures the bridge against the bare bus and dunst (build it with -c release);
@@ -71,14 +75,15 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The unit tests: one target per module, each depending only on what it tests (XCTest).
-        .testTarget(name: "FocusBridgeCoreTests", dependencies: ["FocusBridgeCore"]),
+        .testTarget(name: "FocusBridgeCoreTests", dependencies: ["FocusBridgeCore", "FocusBridgeJSON"]),
+        .testTarget(name: "FocusBridgeJSONTests", dependencies: ["FocusBridgeJSON"]),
         // The TOML reader against the toml-test corpus (../shared/toml-test, skipped when absent).
         .testTarget(name: "FocusBridgeTOMLTests", dependencies: ["FocusBridgeTOML"]),
         .testTarget(name: "FocusBridgeSystemTests", dependencies: ["FocusBridgeSystem"]),
         // focus-bridge's command line (FocusBridgeArguments), through @testable import of the executable.
         .testTarget(name: "FocusBridgeArgumentsTests", dependencies: ["focus-bridge"]),
         .testTarget(name: "FocusBridgeConfigTests", dependencies: ["FocusBridgeConfig", "FocusBridgeCore", "FocusBridgeTestSupport"]),
-        .testTarget(name: "FocusBridgeStoreTests", dependencies: ["FocusBridgeStore", "FocusBridgeCore"]),
+        .testTarget(name: "FocusBridgeStoreTests", dependencies: ["FocusBridgeStore", "FocusBridgeCore", "FocusBridgeJSON"]),
         .testTarget(name: "FocusBridgeDBusTests", dependencies: ["FocusBridgeDBus", "CGLib", "FocusBridgeTestSupport"]),
         .testTarget(name: "FocusBridgeServerTests", dependencies: [
             "FocusBridgeServer", "FocusBridgeConfig", "FocusBridgeCore", "FocusBridgeStore", "FocusBridgeDBus",

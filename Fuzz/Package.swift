@@ -23,6 +23,7 @@ let package = Package(
         // What the fuzz targets share: the Notify pipeline and the policy contexts it runs under.
         .target(name: "FuzzSupport", dependencies: [
             .product(name: "FocusBridgeCore", package: "FocusBridge"),
+            .product(name: "FocusBridgeJSON", package: "FocusBridge"),
             .product(name: "FocusBridgeTOML", package: "FocusBridge"),
             .product(name: "FocusBridgeConfig", package: "FocusBridge"),
             .product(name: "FocusBridgeStore", package: "FocusBridge"),

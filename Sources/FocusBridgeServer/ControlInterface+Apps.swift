@@ -1,5 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeJSON
 import FocusBridgeStore
 
 /// The per-app calls of `org.focusbridge.Control1` (focusctl(1), APPS and MUTE): the apps seen

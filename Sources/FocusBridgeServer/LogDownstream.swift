@@ -1,5 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeJSON
 import FocusBridgeSystem
 
 /// The downstream of last resort: each delivered notification becomes one line on standard

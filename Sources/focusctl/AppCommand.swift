@@ -2,6 +2,7 @@ import ArgumentParser
 import FocusBridgeConfig
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeJSON
 import Foundation
 
 /// `focusctl apps`: every app seen, what it sent lately, and where each of its settings comes from.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeJSON
 import Foundation
 
 /// The connection to the running bridge's control interface, with focusctl's exit codes:

@@ -2,6 +2,7 @@ import ArgumentParser
 import FocusBridgeConfig
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeJSON
 import Foundation
 
 /// `focusctl explain`: what would happen to such a notification, rule by rule, without sending

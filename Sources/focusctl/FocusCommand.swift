@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeJSON
 import Foundation
 
 /// `focusctl focus on|off|list`.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocusBridgeCore
+import FocusBridgeJSON
 
 /// `focusctl reload`: makes the daemon read its configuration again.
 struct ReloadCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeJSON
 
 /// `focusctl silent [on|off|toggle]`: the Ring/Silent switch.
 struct SilentCommand: ParsableCommand {

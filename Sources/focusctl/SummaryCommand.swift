@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocusBridgeCore
+import FocusBridgeJSON
 import Foundation
 
 /// `focusctl summary [--json]` and `focusctl summary deliver`.

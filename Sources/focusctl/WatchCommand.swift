@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeJSON
 @preconcurrency import Foundation
 #if canImport(Glibc)
 @preconcurrency import Glibc

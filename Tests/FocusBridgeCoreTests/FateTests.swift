@@ -1,4 +1,5 @@
 import FocusBridgeCore
+import FocusBridgeJSON
 import Foundation
 import XCTest
 

@@ -1,4 +1,5 @@
 import FocusBridgeCore
+import FocusBridgeJSON
 @testable import FocusBridgeStore
 import Foundation
 import XCTest

@@ -1,5 +1,6 @@
 import FocusBridgeConfig
 import FocusBridgeCore
+import FocusBridgeJSON
 import FocusBridgeTOML
 @testable import FocusBridgeServer
 import Foundation

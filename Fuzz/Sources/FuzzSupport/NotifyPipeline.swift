@@ -1,5 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeJSON
 @testable import FocusBridgeServer
 import FocusBridgeStore
 import Foundation

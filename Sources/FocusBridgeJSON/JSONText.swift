@@ -1,6 +1,6 @@
 /// The JSON texts the control interface answers and `focusctl` prints: typed reports, encoded
-/// with sorted keys so the output is stable. Keys are documented in focusctl(1). Core's own JSON
-/// (`JSONParser`, `JSONWriter`, `JSONValueEncoder`/`Decoder`), written as Foundation's
+/// with sorted keys so the output is stable. Keys are documented in focusctl(1). FocusBridge's
+/// own JSON (`JSONParser`, `JSONWriter`, `JSONValueEncoder`/`Decoder`), written as Foundation's
 /// `JSONEncoder` with `.sortedKeys` and `.withoutEscapingSlashes` wrote it before (issue 16).
 public enum JSONText {
     public static func encode<T: Encodable>(_ value: T) -> String {

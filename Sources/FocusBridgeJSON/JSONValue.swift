@@ -1,4 +1,4 @@
-/// A JSON value as Core reads and writes it (RFC 8259): our own instead of Foundation's
+/// A JSON value as FocusBridge reads and writes it (RFC 8259): our own instead of Foundation's
 /// `JSONSerialization` and `JSONEncoder` (issue 16). `JSONParser` makes one from bytes,
 /// `JSONWriter` writes one, `JSONValueEncoder`/`JSONValueDecoder` turn `Codable` values into one
 /// and back.
