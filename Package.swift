@@ -1,9 +1,10 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-/// The hot path's modules (the core and its JSON, the store, the bus) in a release build: their
-/// generic code (ForwardQueue, NotificationTable, …) specialised and their small functions inlined
-/// where the server calls them, instead of going through metadata and witness tables per call.
+/// The hot path's modules (the core and its JSON and time, the store, the bus) in a release build:
+/// their generic code (ForwardQueue, NotificationTable, …) specialised and their small functions
+/// inlined where the server calls them, instead of going through metadata and witness tables per
+/// call.
 let crossModule: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
 
 let package = Package(
@@ -15,6 +16,7 @@ let package = Package(
         // The modules, for the fuzz package in Fuzz/ (it depends on this one); not a stable API.
         .library(name: "FocusBridgeCore", targets: ["FocusBridgeCore"]),
         .library(name: "FocusBridgeJSON", targets: ["FocusBridgeJSON"]),
+        .library(name: "FocusBridgeTime", targets: ["FocusBridgeTime"]),
         .library(name: "FocusBridgeTOML", targets: ["FocusBridgeTOML"]),
         .library(name: "FocusBridgeConfig", targets: ["FocusBridgeConfig"]),
         .library(name: "FocusBridgeStore", targets: ["FocusBridgeStore"]),
@@ -38,24 +40,29 @@ let package = Package(
         // JSON (RFC 8259) in Swift: a value type, a strict parser for untrusted input, a writer,
         // and Codable on top of them.
         .target(name: "FocusBridgeJSON", swiftSettings: crossModule),
+        // Time without Foundation: instants, the Gregorian calendar, time zones from TZif bytes and
+        // POSIX rules, local wall-clock arithmetic, and the texts of times and durations.
+        .target(name: "FocusBridgeTime", swiftSettings: crossModule),
         // The pure core: model and decisions, no GLib, no I/O.
-        .target(name: "FocusBridgeCore", dependencies: ["FocusBridgeJSON"], swiftSettings: crossModule),
+        .target(name: "FocusBridgeCore", dependencies: ["FocusBridgeJSON", "FocusBridgeTime"], swiftSettings: crossModule),
         // A TOML 1.0 reader in Swift: typed values, every key and value with its line and column.
         .target(name: "FocusBridgeTOML"),
         // Files, folders, paths and the environment: thin typed calls over Glibc, so the daemon
         // links no Foundation (issue 16).
         .target(name: "FocusBridgeSystem"),
         // Configuration file loading (TOML).
-        .target(name: "FocusBridgeConfig", dependencies: ["FocusBridgeCore", "FocusBridgeTOML", "FocusBridgeSystem"]),
+        .target(name: "FocusBridgeConfig", dependencies: [
+            "FocusBridgeCore", "FocusBridgeTime", "FocusBridgeTOML", "FocusBridgeSystem",
+        ]),
         // The SQLite state: history, ID high-water mark.
-        .target(name: "FocusBridgeStore", dependencies: ["FocusBridgeCore", "CSQLite", "FocusBridgeSystem"],
+        .target(name: "FocusBridgeStore", dependencies: ["FocusBridgeCore", "FocusBridgeTime", "CSQLite", "FocusBridgeSystem"],
                 swiftSettings: crossModule),
         // The only layer that touches GLib, GVariant and sd-bus.
         .target(name: "FocusBridgeDBus", dependencies: ["CGLib", "CSystemd", "FocusBridgeSystem"],
                 swiftSettings: crossModule),
         // The running service: wires the core, the store and the bus together.
         .target(name: "FocusBridgeServer", dependencies: [
-            "FocusBridgeCore", "FocusBridgeJSON", "FocusBridgeConfig", "FocusBridgeStore", "FocusBridgeDBus", "FocusBridgeSystem", "CXCB",
+            "FocusBridgeCore", "FocusBridgeJSON", "FocusBridgeTime", "FocusBridgeConfig", "FocusBridgeStore", "FocusBridgeDBus", "FocusBridgeSystem", "CXCB",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // No swift-argument-parser here: it links FoundationEssentials into the daemon (12 MB of
@@ -65,29 +72,35 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "focusctl", dependencies: [
-            "FocusBridgeDBus", "FocusBridgeCore", "FocusBridgeJSON", "FocusBridgeConfig",
+            "FocusBridgeDBus", "FocusBridgeCore", "FocusBridgeJSON", "FocusBridgeTime", "FocusBridgeConfig",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // `make bench`: measures the bridge against the bare bus and dunst (build it with -c release);
         // `focus-bench store`: the history insert alone, for callgrind.
         .executableTarget(name: "focus-bench", dependencies: [
-            "FocusBridgeDBus", "FocusBridgeCore", "FocusBridgeStore",
+            "FocusBridgeDBus", "FocusBridgeCore", "FocusBridgeTime", "FocusBridgeStore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The unit tests: one target per module, each depending only on what it tests (XCTest).
-        .testTarget(name: "FocusBridgeCoreTests", dependencies: ["FocusBridgeCore", "FocusBridgeJSON"]),
+        .testTarget(name: "FocusBridgeCoreTests", dependencies: ["FocusBridgeCore", "FocusBridgeJSON", "FocusBridgeTime"]),
         .testTarget(name: "FocusBridgeJSONTests", dependencies: ["FocusBridgeJSON"]),
+        // Time zones and the calendar against Foundation's and the system's tzdata.
+        .testTarget(name: "FocusBridgeTimeTests", dependencies: ["FocusBridgeTime"]),
         // The TOML reader against the toml-test corpus (../shared/toml-test, skipped when absent).
         .testTarget(name: "FocusBridgeTOMLTests", dependencies: ["FocusBridgeTOML"]),
         .testTarget(name: "FocusBridgeSystemTests", dependencies: ["FocusBridgeSystem"]),
         // focus-bridge's command line (FocusBridgeArguments), through @testable import of the executable.
         .testTarget(name: "FocusBridgeArgumentsTests", dependencies: ["focus-bridge"]),
-        .testTarget(name: "FocusBridgeConfigTests", dependencies: ["FocusBridgeConfig", "FocusBridgeCore", "FocusBridgeTestSupport"]),
-        .testTarget(name: "FocusBridgeStoreTests", dependencies: ["FocusBridgeStore", "FocusBridgeCore", "FocusBridgeJSON"]),
+        .testTarget(name: "FocusBridgeConfigTests", dependencies: [
+            "FocusBridgeConfig", "FocusBridgeCore", "FocusBridgeTime", "FocusBridgeTestSupport",
+        ]),
+        .testTarget(name: "FocusBridgeStoreTests", dependencies: [
+            "FocusBridgeStore", "FocusBridgeCore", "FocusBridgeJSON", "FocusBridgeTime",
+        ]),
         .testTarget(name: "FocusBridgeDBusTests", dependencies: ["FocusBridgeDBus", "CGLib", "FocusBridgeTestSupport"]),
         .testTarget(name: "FocusBridgeServerTests", dependencies: [
-            "FocusBridgeServer", "FocusBridgeConfig", "FocusBridgeCore", "FocusBridgeStore", "FocusBridgeDBus",
-            "FocusBridgeTestSupport", .product(name: "Logging", package: "swift-log"),
+            "FocusBridgeServer", "FocusBridgeConfig", "FocusBridgeCore", "FocusBridgeTime", "FocusBridgeStore",
+            "FocusBridgeDBus", "FocusBridgeTestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
         // What more than one test target uses: exit tests (a test part run in a child process), a
         // private bus, bounded waits on the main loop.

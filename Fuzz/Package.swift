@@ -24,6 +24,7 @@ let package = Package(
         .target(name: "FuzzSupport", dependencies: [
             .product(name: "FocusBridgeCore", package: "FocusBridge"),
             .product(name: "FocusBridgeJSON", package: "FocusBridge"),
+            .product(name: "FocusBridgeTime", package: "FocusBridge"),
             .product(name: "FocusBridgeTOML", package: "FocusBridge"),
             .product(name: "FocusBridgeConfig", package: "FocusBridge"),
             .product(name: "FocusBridgeStore", package: "FocusBridge"),

@@ -1,3 +1,5 @@
+import FocusBridgeTime
+
 /// `focusctl apps --json`: one entry per app seen, with what it sent lately and its effective
 /// settings, each with where it comes from (focusctl(1), APPS).
 public struct AppReport: Codable, Equatable, Sendable {

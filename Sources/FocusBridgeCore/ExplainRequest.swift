@@ -1,3 +1,5 @@
+import FocusBridgeTime
+
 /// A notification described on the command line (`focusctl explain`), to be decided without
 /// being sent. The same request is decided by the running daemon or locally with `--config`.
 public struct ExplainRequest: Codable, Equatable, Sendable {

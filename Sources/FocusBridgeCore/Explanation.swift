@@ -1,3 +1,5 @@
+import FocusBridgeTime
+
 /// `focusctl explain`'s one code path: a request decided in a context, as the daemon decides.
 public enum Explanation {
     /// Decides `request` with `context` (its Focus and moment taken from the request when given).

@@ -1,3 +1,5 @@
+import FocusBridgeTime
+
 /// `focusctl share status --json`: sharing through a folder (`[share]`), this device and each
 /// device seen. Times are `Timestamp` strings; absent values are `null`.
 public struct ShareReport: Codable, Equatable, Sendable {

@@ -1,4 +1,5 @@
 import FocusBridgeJSON
+import FocusBridgeTime
 
 // Share Focus across devices (issue 15): each device writes its own manual Focus change to
 // `DEVICE.json` in a folder a sync engine (Syncthing, Nextcloud, …) keeps the same on every

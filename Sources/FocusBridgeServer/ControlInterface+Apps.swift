@@ -2,6 +2,7 @@ import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeJSON
 import FocusBridgeStore
+import FocusBridgeTime
 
 /// The per-app calls of `org.focusbridge.Control1` (focusctl(1), APPS and MUTE): the apps seen
 /// with their effective settings, run-time choices and mutes. A name no app was seen under is

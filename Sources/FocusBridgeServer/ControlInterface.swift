@@ -3,6 +3,7 @@ import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeJSON
 import FocusBridgeStore
+import FocusBridgeTime
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -3,6 +3,7 @@ import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeJSON
 import FocusBridgeStore
+import FocusBridgeTime
 import Logging
 
 /// Keeps the Focus state and the scheduled summary on time: evaluates the schedules and the

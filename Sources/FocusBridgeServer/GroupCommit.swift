@@ -1,6 +1,7 @@
 import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeStore
+import FocusBridgeTime
 
 /// Group commit: what one main-loop pass records — history rows, held notifications, closings —
 /// is written in one transaction (at the end of the bus dispatch that read the calls, or when the

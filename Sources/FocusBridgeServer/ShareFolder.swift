@@ -4,6 +4,7 @@ import FocusBridgeDBus
 import FocusBridgeJSON
 import FocusBridgeStore
 import FocusBridgeSystem
+import FocusBridgeTime
 import Logging
 #if canImport(Glibc)
 import Glibc

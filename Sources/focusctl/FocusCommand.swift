@@ -2,6 +2,7 @@ import ArgumentParser
 import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeJSON
+import FocusBridgeTime
 import Foundation
 
 /// `focusctl focus on|off|list`.

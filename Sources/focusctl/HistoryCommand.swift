@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocusBridgeCore
+import FocusBridgeTime
 import Foundation
 
 /// `focusctl history`: every notification received, newest first.

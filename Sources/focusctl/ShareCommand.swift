@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeTime
 import Foundation
 
 /// `focusctl share status|forget`: Focus shared across devices through a synced folder.

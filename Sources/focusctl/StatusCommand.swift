@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocusBridgeCore
+import FocusBridgeTime
 
 /// `focusctl status`: the Focus, silent mode, what is held, the downstream.
 struct StatusCommand: ParsableCommand {

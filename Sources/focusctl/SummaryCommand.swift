@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusBridgeCore
 import FocusBridgeJSON
+import FocusBridgeTime
 import Foundation
 
 /// `focusctl summary [--json]` and `focusctl summary deliver`.

@@ -1,5 +1,6 @@
 @testable import FocusBridgeCore
 import FocusBridgeJSON
+import FocusBridgeTime
 import Foundation
 import XCTest
 

@@ -3,6 +3,7 @@ import FocusBridgeDBus
 import FocusBridgeJSON
 @testable import FocusBridgeServer
 import FocusBridgeStore
+import FocusBridgeTime
 import Foundation
 
 /// What the bridge does with the arguments of one `Notify` call, through the same calls as

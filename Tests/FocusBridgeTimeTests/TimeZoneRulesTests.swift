@@ -1,8 +1,8 @@
-@testable import FocusBridgeCore
+@testable import FocusBridgeTime
 import Foundation
 import XCTest
 
-/// Core's own time zones and calendar (issue 16) against Foundation's `TimeZone` and `Calendar`,
+/// FocusBridge's own time zones and calendar (issue 16) against Foundation's `TimeZone` and `Calendar`,
 /// which the daemon used before: offsets, local days and times, and local times turned into
 /// instants (gaps moved forward, repeated hours the first), over the zones whose rules are odd.
 final class TimeZoneRulesTests: XCTestCase {

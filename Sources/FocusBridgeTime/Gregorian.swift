@@ -1,5 +1,5 @@
-/// The proleptic Gregorian calendar on day numbers (days since 1970-01-01): what Core needs of a
-/// calendar, without Foundation's `Calendar` (its code and ICU were most of the daemon's resident
+/// The proleptic Gregorian calendar on day numbers (days since 1970-01-01): what FocusBridge needs
+/// of a calendar, without Foundation's `Calendar` (its code and ICU were most of the daemon's resident
 /// memory, issue 16). Howard Hinnant's `days_from_civil` algorithms: exact, no tables, no loops.
 ///
 /// Total: a year beyond ±10,000,000 is taken as that bound, a month outside 1...12 rolls into the

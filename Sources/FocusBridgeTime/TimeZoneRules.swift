@@ -2,7 +2,7 @@
 /// and the POSIX rule after the last of them, a POSIX rule alone, or a fixed offset.
 ///
 /// Our own instead of Foundation's `TimeZone` (issue 16: Foundation and ICU were most of the
-/// daemon's memory). Core only computes with it; reading `/usr/share/zoneinfo` and `TZ` is the
+/// daemon's memory). This module only computes with it; reading `/usr/share/zoneinfo` and `TZ` is the
 /// caller's (`SystemTimeZone` in FocusBridgeConfig). Instants are whole seconds since 1970 UTC here,
 /// clamped to ±2^52 (about 140 million years) so that nothing overflows.
 public struct TimeZoneRules: Equatable, Sendable {
