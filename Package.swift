@@ -1,10 +1,10 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-/// The hot path's modules (the core and its JSON and time, the store, the bus) in a release build:
-/// their generic code (ForwardQueue, NotificationTable, …) specialised and their small functions
-/// inlined where the server calls them, instead of going through metadata and witness tables per
-/// call.
+/// The hot path's modules (the core and its JSON and time, the store, the main loop and the bus)
+/// in a release build: their generic code (ForwardQueue, NotificationTable, …) specialised and
+/// their small functions inlined where the server calls them, instead of going through metadata
+/// and witness tables per call.
 let crossModule: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
 
 let package = Package(
@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "FocusBridgeTOML", targets: ["FocusBridgeTOML"]),
         .library(name: "FocusBridgeConfig", targets: ["FocusBridgeConfig"]),
         .library(name: "FocusBridgeStore", targets: ["FocusBridgeStore"]),
+        .library(name: "FocusBridgeLoop", targets: ["FocusBridgeLoop"]),
         .library(name: "FocusBridgeDBus", targets: ["FocusBridgeDBus"]),
         .library(name: "FocusBridgeServer", targets: ["FocusBridgeServer"]),
     ],
@@ -57,28 +58,33 @@ let package = Package(
         // The SQLite state: history, ID high-water mark.
         .target(name: "FocusBridgeStore", dependencies: ["FocusBridgeCore", "FocusBridgeTime", "CSQLite", "FocusBridgeSystem"],
                 swiftSettings: crossModule),
-        // The only layer that touches GLib, GVariant and sd-bus.
-        .target(name: "FocusBridgeDBus", dependencies: ["CGLib", "CSystemd", "FocusBridgeSystem"],
+        // The GLib main loop and what runs on it apart from the bus: timers (wall-clock ones on a
+        // timerfd), idle work, Unix signals, inotify watches of files and folders, child processes;
+        // and the heap trim.
+        .target(name: "FocusBridgeLoop", dependencies: ["CGLib", "FocusBridgeSystem"], swiftSettings: crossModule),
+        // The bus: sd-bus on the main loop, its messages and calls, and GVariant for the cold paths.
+        .target(name: "FocusBridgeDBus", dependencies: ["CGLib", "CSystemd", "FocusBridgeLoop", "FocusBridgeSystem"],
                 swiftSettings: crossModule),
         // The running service: wires the core, the store and the bus together.
         .target(name: "FocusBridgeServer", dependencies: [
-            "FocusBridgeCore", "FocusBridgeJSON", "FocusBridgeTime", "FocusBridgeConfig", "FocusBridgeStore", "FocusBridgeDBus", "FocusBridgeSystem", "CXCB",
+            "FocusBridgeCore", "FocusBridgeJSON", "FocusBridgeTime", "FocusBridgeConfig", "FocusBridgeStore",
+            "FocusBridgeLoop", "FocusBridgeDBus", "FocusBridgeSystem", "CXCB",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // No swift-argument-parser here: it links FoundationEssentials into the daemon (12 MB of
         // binary, 1.7 MiB of idle RSS); FocusBridgeArguments reads its few options (issue 16).
         .executableTarget(name: "focus-bridge", dependencies: [
-            "FocusBridgeServer", "FocusBridgeConfig", "FocusBridgeCore", "FocusBridgeSystem",
+            "FocusBridgeServer", "FocusBridgeConfig", "FocusBridgeCore", "FocusBridgeLoop", "FocusBridgeSystem",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "focusctl", dependencies: [
-            "FocusBridgeDBus", "FocusBridgeCore", "FocusBridgeJSON", "FocusBridgeTime", "FocusBridgeConfig",
+            "FocusBridgeLoop", "FocusBridgeDBus", "FocusBridgeCore", "FocusBridgeJSON", "FocusBridgeTime", "FocusBridgeConfig",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // `make bench`: measures the bridge against the bare bus and dunst (build it with -c release);
         // `focus-bench store`: the history insert alone, for callgrind.
         .executableTarget(name: "focus-bench", dependencies: [
-            "FocusBridgeDBus", "FocusBridgeCore", "FocusBridgeTime", "FocusBridgeStore",
+            "FocusBridgeLoop", "FocusBridgeDBus", "FocusBridgeCore", "FocusBridgeTime", "FocusBridgeStore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The unit tests: one target per module, each depending only on what it tests (XCTest).
@@ -97,13 +103,15 @@ let package = Package(
         .testTarget(name: "FocusBridgeStoreTests", dependencies: [
             "FocusBridgeStore", "FocusBridgeCore", "FocusBridgeJSON", "FocusBridgeTime",
         ]),
-        .testTarget(name: "FocusBridgeDBusTests", dependencies: ["FocusBridgeDBus", "CGLib", "FocusBridgeTestSupport"]),
+        .testTarget(name: "FocusBridgeDBusTests", dependencies: [
+            "FocusBridgeDBus", "FocusBridgeLoop", "CGLib", "FocusBridgeTestSupport",
+        ]),
         .testTarget(name: "FocusBridgeServerTests", dependencies: [
             "FocusBridgeServer", "FocusBridgeConfig", "FocusBridgeCore", "FocusBridgeTime", "FocusBridgeStore",
-            "FocusBridgeDBus", "FocusBridgeTestSupport", .product(name: "Logging", package: "swift-log"),
+            "FocusBridgeLoop", "FocusBridgeDBus", "FocusBridgeTestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
         // What more than one test target uses: exit tests (a test part run in a child process), a
         // private bus, bounded waits on the main loop.
-        .target(name: "FocusBridgeTestSupport", dependencies: ["FocusBridgeDBus"], path: "Tests/FocusBridgeTestSupport"),
+        .target(name: "FocusBridgeTestSupport", dependencies: ["FocusBridgeDBus", "FocusBridgeLoop"], path: "Tests/FocusBridgeTestSupport"),
     ]
 )

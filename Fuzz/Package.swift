@@ -28,6 +28,7 @@ let package = Package(
             .product(name: "FocusBridgeTOML", package: "FocusBridge"),
             .product(name: "FocusBridgeConfig", package: "FocusBridge"),
             .product(name: "FocusBridgeStore", package: "FocusBridge"),
+            .product(name: "FocusBridgeLoop", package: "FocusBridge"),
             .product(name: "FocusBridgeDBus", package: "FocusBridge"),
             .product(name: "FocusBridgeServer", package: "FocusBridge"),
         ]),

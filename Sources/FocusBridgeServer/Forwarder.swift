@@ -1,5 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeLoop
 import Logging
 
 /// Forwarding to the daemon: the queue (first in, first out, at most 8 calls in flight, bounded

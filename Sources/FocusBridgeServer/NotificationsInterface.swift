@@ -1,5 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeLoop
 
 /// `org.freedesktop.Notifications` on the wire, both directions (Desktop Notifications spec 1.2):
 /// the calls the bridge serves, the `Notify` it sends the daemon, the daemon's signals it reads

@@ -2,6 +2,7 @@ import FocusBridgeConfig
 import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeJSON
+import FocusBridgeLoop
 import FocusBridgeStore
 import FocusBridgeSystem
 import FocusBridgeTime

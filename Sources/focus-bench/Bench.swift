@@ -1,5 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeLoop
 import Foundation
 
 /// One benchmark run: sets up the buses and processes, measures, prints the table and writes

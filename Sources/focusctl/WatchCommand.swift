@@ -2,6 +2,7 @@ import ArgumentParser
 import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeJSON
+import FocusBridgeLoop
 import FocusBridgeTime
 @preconcurrency import Foundation
 #if canImport(Glibc)

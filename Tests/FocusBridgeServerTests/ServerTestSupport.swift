@@ -1,5 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeLoop
 @testable import FocusBridgeServer
 import FocusBridgeStore
 import FocusBridgeTime
