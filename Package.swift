@@ -1,9 +1,10 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-/// The hot path's modules (the core, the store, the bus) in a release build: their generic code
-/// (ForwardQueue, NotificationTable, …) specialised and their small functions inlined where the
-/// server calls them, instead of going through metadata and witness tables per call.
+/// The hot path's modules (the core and its JSON and time, the store, the main loop and the bus)
+/// in a release build: their generic code (ForwardQueue, NotificationTable, …) specialised and
+/// their small functions inlined where the server calls them, instead of going through metadata
+/// and witness tables per call.
 let crossModule: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
 
 let package = Package(
@@ -15,9 +16,12 @@ let package = Package(
         // The modules, for the fuzz package in Fuzz/ (it depends on this one); not a stable API.
         .library(name: "FocusBridgeCore", targets: ["FocusBridgeCore"]),
         .library(name: "FocusBridgeControl", targets: ["FocusBridgeControl"]),
+        .library(name: "FocusBridgeJSON", targets: ["FocusBridgeJSON"]),
+        .library(name: "FocusBridgeTime", targets: ["FocusBridgeTime"]),
         .library(name: "FocusBridgeTOML", targets: ["FocusBridgeTOML"]),
         .library(name: "FocusBridgeConfig", targets: ["FocusBridgeConfig"]),
         .library(name: "FocusBridgeStore", targets: ["FocusBridgeStore"]),
+        .library(name: "FocusBridgeLoop", targets: ["FocusBridgeLoop"]),
         .library(name: "FocusBridgeDBus", targets: ["FocusBridgeDBus"]),
         .library(name: "FocusBridgeServer", targets: ["FocusBridgeServer"]),
     ],
@@ -35,65 +39,92 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // libxcb from libxcb1-dev: the window in front on X11 (EWMH properties), seen by X11Windows only.
         .systemLibrary(name: "CXCB", providers: [.apt(["libxcb1-dev"])]),
+        // JSON (RFC 8259) in Swift: a value type, a strict parser for untrusted input, a writer,
+        // and Codable on top of them.
+        .target(name: "FocusBridgeJSON", swiftSettings: crossModule),
+        // Time without Foundation: instants, the Gregorian calendar, time zones from TZif bytes and
+        // POSIX rules, local wall-clock arithmetic, and the texts of times and durations.
+        .target(name: "FocusBridgeTime", swiftSettings: crossModule),
         // The pure core: model and decisions, no GLib, no I/O.
-        .target(name: "FocusBridgeCore", swiftSettings: crossModule),
+        .target(name: "FocusBridgeCore", dependencies: ["FocusBridgeJSON", "FocusBridgeTime"], swiftSettings: crossModule),
         // The control contract that focus-bridge serves and focusctl calls: Control1's names and
         // methods (Control1Method) and the reports sent over it as JSON.
-        .target(name: "FocusBridgeControl", dependencies: ["FocusBridgeCore"]),
+        .target(name: "FocusBridgeControl", dependencies: ["FocusBridgeCore", "FocusBridgeJSON", "FocusBridgeTime"]),
         // A TOML 1.0 reader in Swift: typed values, every key and value with its line and column.
         .target(name: "FocusBridgeTOML"),
         // Files, folders, paths and the environment: thin typed calls over Glibc, so the daemon
         // links no Foundation.
         .target(name: "FocusBridgeSystem"),
         // Configuration file loading (TOML).
-        .target(name: "FocusBridgeConfig", dependencies: ["FocusBridgeCore", "FocusBridgeTOML", "FocusBridgeSystem"]),
+        .target(name: "FocusBridgeConfig", dependencies: [
+            "FocusBridgeCore", "FocusBridgeTime", "FocusBridgeTOML", "FocusBridgeSystem",
+        ]),
         // The SQLite state: history, ID high-water mark.
-        .target(name: "FocusBridgeStore", dependencies: ["FocusBridgeCore", "CSQLite", "FocusBridgeSystem"],
+        .target(name: "FocusBridgeStore", dependencies: ["FocusBridgeCore", "FocusBridgeTime", "CSQLite", "FocusBridgeSystem"],
                 swiftSettings: crossModule),
-        // The only layer that touches GLib, GVariant and sd-bus.
-        .target(name: "FocusBridgeDBus", dependencies: ["CGLib", "CSystemd", "FocusBridgeSystem"],
+        // The GLib main loop and what runs on it apart from the bus: timers (wall-clock ones on a
+        // timerfd), idle work, Unix signals, inotify watches of files and folders, child processes;
+        // and the heap trim.
+        .target(name: "FocusBridgeLoop", dependencies: ["CGLib", "FocusBridgeSystem"], swiftSettings: crossModule),
+        // The bus: sd-bus on the main loop, its messages and calls, and GVariant for the cold paths.
+        .target(name: "FocusBridgeDBus", dependencies: ["CGLib", "CSystemd", "FocusBridgeLoop", "FocusBridgeSystem"],
                 swiftSettings: crossModule),
         // The running service: wires the core, the store and the bus together.
         .target(name: "FocusBridgeServer", dependencies: [
-            "FocusBridgeCore", "FocusBridgeControl", "FocusBridgeConfig", "FocusBridgeStore", "FocusBridgeDBus", "FocusBridgeSystem", "CXCB",
+            "FocusBridgeCore", "FocusBridgeControl", "FocusBridgeJSON", "FocusBridgeTime", "FocusBridgeConfig",
+            "FocusBridgeStore", "FocusBridgeLoop", "FocusBridgeDBus", "FocusBridgeSystem", "CXCB",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // No swift-argument-parser here: it links FoundationEssentials into the daemon (12 MB of
         // binary, 1.7 MiB of idle RSS); FocusBridgeArguments reads its few options.
         .executableTarget(name: "focus-bridge", dependencies: [
-            "FocusBridgeServer", "FocusBridgeConfig", "FocusBridgeCore", "FocusBridgeSystem",
+            "FocusBridgeServer", "FocusBridgeConfig", "FocusBridgeCore", "FocusBridgeLoop", "FocusBridgeSystem",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "focusctl", dependencies: [
-            "FocusBridgeDBus", "FocusBridgeCore", "FocusBridgeControl", "FocusBridgeConfig",
+            "FocusBridgeLoop", "FocusBridgeDBus", "FocusBridgeCore", "FocusBridgeControl", "FocusBridgeJSON", "FocusBridgeTime",
+            "FocusBridgeConfig",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // `make bench`: measures the bridge against the bare bus and dunst (build it with -c release);
         // `focus-bench store`: the history insert alone, for callgrind.
         .executableTarget(name: "focus-bench", dependencies: [
-            "FocusBridgeDBus", "FocusBridgeCore", "FocusBridgeControl", "FocusBridgeStore",
+            "FocusBridgeLoop", "FocusBridgeDBus", "FocusBridgeCore", "FocusBridgeControl", "FocusBridgeTime", "FocusBridgeStore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The unit tests: one target per module, each depending only on what it tests (XCTest).
-        // The core; the control reports too where a test of the core's JSON, fate or explain
-        // reads them.
-        .testTarget(name: "FocusBridgeCoreTests", dependencies: ["FocusBridgeCore", "FocusBridgeControl"]),
-        // The reports' JSON, and Control1Method against the introspection XML the server serves.
-        .testTarget(name: "FocusBridgeControlTests", dependencies: ["FocusBridgeControl", "FocusBridgeCore", "FocusBridgeServer"]),
+        // The core; the control reports too where a test of the core's fate or explain reads them.
+        .testTarget(name: "FocusBridgeCoreTests", dependencies: [
+            "FocusBridgeCore", "FocusBridgeControl", "FocusBridgeJSON", "FocusBridgeTime",
+        ]),
+        // The reports' JSON against Foundation's, and Control1Method against the introspection XML
+        // the server serves.
+        .testTarget(name: "FocusBridgeControlTests", dependencies: [
+            "FocusBridgeControl", "FocusBridgeCore", "FocusBridgeJSON", "FocusBridgeTime", "FocusBridgeServer",
+        ]),
+        .testTarget(name: "FocusBridgeJSONTests", dependencies: ["FocusBridgeJSON"]),
+        // Time zones and the calendar against Foundation's and the system's tzdata.
+        .testTarget(name: "FocusBridgeTimeTests", dependencies: ["FocusBridgeTime"]),
         // The TOML reader against the toml-test corpus (../shared/toml-test, skipped when absent).
         .testTarget(name: "FocusBridgeTOMLTests", dependencies: ["FocusBridgeTOML"]),
         .testTarget(name: "FocusBridgeSystemTests", dependencies: ["FocusBridgeSystem"]),
         // focus-bridge's command line (FocusBridgeArguments), through @testable import of the executable.
         .testTarget(name: "FocusBridgeArgumentsTests", dependencies: ["focus-bridge"]),
-        .testTarget(name: "FocusBridgeConfigTests", dependencies: ["FocusBridgeConfig", "FocusBridgeCore", "FocusBridgeTestSupport"]),
-        .testTarget(name: "FocusBridgeStoreTests", dependencies: ["FocusBridgeStore", "FocusBridgeCore"]),
-        .testTarget(name: "FocusBridgeDBusTests", dependencies: ["FocusBridgeDBus", "CGLib", "FocusBridgeTestSupport"]),
+        .testTarget(name: "FocusBridgeConfigTests", dependencies: [
+            "FocusBridgeConfig", "FocusBridgeCore", "FocusBridgeTime", "FocusBridgeTestSupport",
+        ]),
+        .testTarget(name: "FocusBridgeStoreTests", dependencies: [
+            "FocusBridgeStore", "FocusBridgeCore", "FocusBridgeJSON", "FocusBridgeTime",
+        ]),
+        .testTarget(name: "FocusBridgeDBusTests", dependencies: [
+            "FocusBridgeDBus", "FocusBridgeLoop", "CGLib", "FocusBridgeTestSupport",
+        ]),
         .testTarget(name: "FocusBridgeServerTests", dependencies: [
-            "FocusBridgeServer", "FocusBridgeConfig", "FocusBridgeCore", "FocusBridgeStore", "FocusBridgeDBus",
-            "FocusBridgeTestSupport", .product(name: "Logging", package: "swift-log"),
+            "FocusBridgeServer", "FocusBridgeConfig", "FocusBridgeCore", "FocusBridgeTime", "FocusBridgeStore",
+            "FocusBridgeLoop", "FocusBridgeDBus", "FocusBridgeTestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
         // What more than one test target uses: exit tests (a test part run in a child process), a
         // private bus, bounded waits on the main loop.
-        .target(name: "FocusBridgeTestSupport", dependencies: ["FocusBridgeDBus"], path: "Tests/FocusBridgeTestSupport"),
+        .target(name: "FocusBridgeTestSupport", dependencies: ["FocusBridgeDBus", "FocusBridgeLoop"], path: "Tests/FocusBridgeTestSupport"),
     ]
 )

@@ -24,9 +24,12 @@ let package = Package(
         .target(name: "FuzzSupport", dependencies: [
             .product(name: "FocusBridgeCore", package: "FocusBridge"),
             .product(name: "FocusBridgeControl", package: "FocusBridge"),
+            .product(name: "FocusBridgeJSON", package: "FocusBridge"),
+            .product(name: "FocusBridgeTime", package: "FocusBridge"),
             .product(name: "FocusBridgeTOML", package: "FocusBridge"),
             .product(name: "FocusBridgeConfig", package: "FocusBridge"),
             .product(name: "FocusBridgeStore", package: "FocusBridge"),
+            .product(name: "FocusBridgeLoop", package: "FocusBridge"),
             .product(name: "FocusBridgeDBus", package: "FocusBridge"),
             .product(name: "FocusBridgeServer", package: "FocusBridge"),
         ]),

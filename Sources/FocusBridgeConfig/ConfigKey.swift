@@ -1,4 +1,5 @@
 import FocusBridgeCore
+import FocusBridgeTime
 import FocusBridgeTOML
 
 /// One key of a table of the configuration file, defined once: its name, the kind of value it

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import FocusBridgeCore
+import FocusBridgeTime
 
 /// The process's time zone, loaded for Core's `TimeZoneRules` (which only reads bytes): `TZ`
 /// when it names a zone (`Europe/Berlin`, `:Europe/Berlin`, a file's path) or is a POSIX rule

@@ -1,5 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeTOML
+import FocusBridgeTime
 
 /// Reads the parsed TOML tables into `Configuration`, checking names, types and values as it
 /// goes. A problem is noted with its position (the value's own, an element's in an array, or the

@@ -1,4 +1,5 @@
 import FocusBridgeCore
+import FocusBridgeTime
 
 /// `focusctl apps --json`: one entry per app seen, with what it sent lately and its effective
 /// settings, each with where it comes from (focusctl(1), APPS).

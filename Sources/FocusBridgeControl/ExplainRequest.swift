@@ -1,4 +1,5 @@
 import FocusBridgeCore
+import FocusBridgeTime
 
 /// A notification described on the command line (`focusctl explain`), to be decided without
 /// being sent. The same request is decided by the running daemon or locally with `--config`.

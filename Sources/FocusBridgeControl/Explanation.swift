@@ -1,4 +1,5 @@
 import FocusBridgeCore
+import FocusBridgeTime
 
 /// `focusctl explain`'s one code path: a request decided in a context, as the daemon decides.
 public enum Explanation {

@@ -1,4 +1,5 @@
 import FocusBridgeCore
+import FocusBridgeTime
 
 // The control interface's answers about one notification's fate: explain ID, show, dismiss,
 // digest show-all (focusctl(1)). Absent values are written as `null`, never left out.

@@ -1,3 +1,5 @@
+import FocusBridgeTime
+
 // The answers of the control interface, as typed values: the daemon encodes them, focusctl
 // decodes them, and the keys live here once. Times are `Timestamp` strings; an absent value is
 // written as `null`, never left out (`@Nullable`), except where a key says otherwise.

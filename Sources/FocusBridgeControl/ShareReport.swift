@@ -1,4 +1,5 @@
 import FocusBridgeCore
+import FocusBridgeTime
 
 /// `focusctl share status --json`: sharing through a folder (`[share]`), this device and each
 /// device seen. Times are `Timestamp` strings; absent values are `null`.

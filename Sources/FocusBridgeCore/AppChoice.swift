@@ -1,3 +1,5 @@
+import FocusBridgeTime
+
 /// A setting the person chose for one app while the bridge runs (`focusctl app`, a quick action
 /// on a notification, the first-Time-Sensitive question). It wins over the configuration file
 /// for its key until it is reset (focusctl(1), APPS; focus-bridge.toml(5), APPS).

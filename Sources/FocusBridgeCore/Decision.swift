@@ -1,3 +1,5 @@
+import FocusBridgeTime
+
 /// The bridge's verdict on one notification, with the trace of every rule consulted, so the
 /// daemon and `focusctl explain` tell the same story from the same code.
 public struct Decision: Equatable, Sendable {

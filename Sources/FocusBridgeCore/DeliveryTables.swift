@@ -1,3 +1,5 @@
+import FocusBridgeTime
+
 /// The tables a decision reads and a delivery changes: what was delivered recently (duplicates)
 /// and how much each app delivered (rate limits). The bridge owns one and changes it after each
 /// delivery; every `PolicyContext` refers to it, so a decision reads the live tables in place and

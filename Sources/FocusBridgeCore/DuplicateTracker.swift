@@ -1,3 +1,5 @@
+import FocusBridgeTime
+
 /// Remembers what was delivered recently and is still open, so the same thing sent again (same
 /// app, summary and body within the window) replaces it instead of popping up again.
 ///

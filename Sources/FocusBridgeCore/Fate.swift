@@ -1,3 +1,4 @@
+import FocusBridgeTime
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,5 @@
+import FocusBridgeTime
+
 /// Counts what each app had delivered recently, so that one app sending thousands of
 /// notifications cannot bury the screen or hang the daemon: past `limit` in `window`, the rest
 /// are collapsed into one "N more from App" notification.

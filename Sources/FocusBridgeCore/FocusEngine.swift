@@ -1,3 +1,5 @@
+import FocusBridgeTime
+
 /// Which Focus is on, and until when: the schedules in local wall-clock time, overridden by a
 /// manual change until its end or the next boundary of the schedules.
 public struct FocusEngine: Sendable {

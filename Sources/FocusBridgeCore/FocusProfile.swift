@@ -1,3 +1,5 @@
+import FocusBridgeTime
+
 /// A `[focus.NAME]` table: what may still interrupt while this Focus is on.
 public struct FocusProfile: Equatable, Sendable {
     /// Which apps break through: only those listed (`apps`), or all but those listed (`silence`).

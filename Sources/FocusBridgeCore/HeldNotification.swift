@@ -1,3 +1,5 @@
+import FocusBridgeTime
+
 /// A notification held back (for a Focus or the scheduled summary), as the store keeps it: the
 /// facts the bridge needs to list, order and replay it. The full original `Notify` arguments are
 /// kept beside it as bytes by the store, so a replay is faithful.

@@ -1,3 +1,5 @@
+import FocusBridgeTime
+
 /// One notification as `focusctl history` lists it.
 public struct HistoryEntry: Equatable, Sendable {
     public var id: UInt32

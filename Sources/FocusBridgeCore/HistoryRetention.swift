@@ -1,3 +1,5 @@
+import FocusBridgeTime
+
 /// How long history is kept (`history-days`), and when to prune it: at start, then about daily,
 /// without a wake-up of its own where it can be helped — a prune is done whenever the bridge
 /// wakes anyway (a schedule boundary, a summary, a reload) once half a day has passed, and the

@@ -1,3 +1,5 @@
+import FocusBridgeJSON
+
 /// What history keeps of a notification besides its app, summary, body, level and decision, so
 /// `focusctl explain ID` can tell how it was received and decide it again now, and `focusctl
 /// show ID` can show a past one again: the request's fields as the decision read them, the

@@ -1,3 +1,5 @@
+import FocusBridgeTime
+
 /// The apps muted for a while (`focusctl mute`, the "Mute 1 Hour" quick action): their
 /// notifications are recorded as `muted` and never shown, until the mute ends on time
 /// (focusctl(1), MUTE). Keyed by app key without regard to case; bounded.

@@ -1,3 +1,5 @@
+import FocusBridgeTime
+
 /// How much of a notification's content may be shown.
 public enum PreviewMode: String, CaseIterable, Sendable {
     case always

@@ -1,3 +1,6 @@
+import FocusBridgeJSON
+import FocusBridgeTime
+
 // Share Focus across devices (`[share]`): each device writes its own manual Focus change to
 // `DEVICE.json` in a folder a sync engine (Syncthing, Nextcloud, …) keeps the same on every
 // device, and takes the newest change of the others. This file holds the rules, without I/O:

@@ -1,3 +1,5 @@
+import FocusBridgeTime
+
 /// The times of the scheduled summary, as instants.
 public struct SummarySchedule: Sendable {
     public let times: [TimeOfDay]

@@ -1,3 +1,5 @@
+import FocusBridgeJSON
+
 /// Reads sway's and i3's `GET_TREE` answer (their IPC, `sway-ipc(7)`) into a `WindowState`: the
 /// focused window and a visible fullscreen one. Pure; unit-tested on trees sway wrote.
 public enum SwayTree {

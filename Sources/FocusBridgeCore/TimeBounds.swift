@@ -1,3 +1,5 @@
+import FocusBridgeTime
+
 /// The times FocusBridge accepts from outside (a command line, a D-Bus call, the state file read
 /// back). Everything past these bounds is refused at the door or discarded when read, so no
 /// later arithmetic (calendars, timers, `Int64` milliseconds) ever sees an absurd value.

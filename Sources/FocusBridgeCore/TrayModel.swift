@@ -1,3 +1,5 @@
+import FocusBridgeTime
+
 /// What the tray switch shows (focus-bridge(1), TRAY): the icon, the tooltip and the menu, made
 /// from the bridge's state alone. The server turns it into a StatusNotifierItem and a
 /// `com.canonical.dbusmenu` menu.

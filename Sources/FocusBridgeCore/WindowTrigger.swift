@@ -1,3 +1,5 @@
+import FocusBridgeTime
+
 /// The Focus that windows turn on (`while-fullscreen`, `while-focused`; focus-bridge.toml(5)):
 /// on as soon as its condition holds, off only after it has not held for `grace`, so that a
 /// window switch does not flap the Focus. Pure: the watcher's state and the time come in.

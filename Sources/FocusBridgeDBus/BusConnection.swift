@@ -1,4 +1,5 @@
 import CSystemd
+import FocusBridgeLoop
 
 /// A signal received on a connection.
 public struct Signal {

@@ -1,5 +1,3 @@
-import CGLib
-
 /// A D-Bus error: a name such as `org.freedesktop.DBus.Error.ServiceUnknown` and a message.
 public struct DBusError: Error, CustomStringConvertible, Sendable {
     public let name: String
@@ -11,16 +9,6 @@ public struct DBusError: Error, CustomStringConvertible, Sendable {
         self.name = name
         self.message = message
         self.isRemote = isRemote
-    }
-
-    /// Takes over (and frees) a GError from a GLib call (starting a process).
-    init(taking error: UnsafeMutablePointer<GError>?) {
-        guard let error else {
-            self.init(name: DBusError.failed, message: "unknown error")
-            return
-        }
-        defer { g_error_free(error) }
-        self.init(name: DBusError.failed, message: String(cString: error.pointee.message))
     }
 
     public static let serviceUnknown = "org.freedesktop.DBus.Error.ServiceUnknown"

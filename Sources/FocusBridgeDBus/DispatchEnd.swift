@@ -1,3 +1,5 @@
+import FocusBridgeLoop
+
 /// Work that waits for the end of the bus dispatch under way: it runs once every message read so
 /// far has been handled, before the main loop polls again.
 ///

@@ -1,5 +1,6 @@
 import CGLib
 import CSystemd
+import FocusBridgeLoop
 
 /// A connection to a message bus over sd-bus, for the bus hot path: few instructions per call
 /// and no worker thread (docs/BENCHMARKS.md has the figures). It runs

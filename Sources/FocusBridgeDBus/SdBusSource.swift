@@ -1,5 +1,6 @@
 import CGLib
 import CSystemd
+import FocusBridgeLoop
 
 /// An sd-bus connection as an event source of the GLib main loop: no worker thread and no
 /// polling timer. Before each poll it asks sd-bus which events it waits for and when its next

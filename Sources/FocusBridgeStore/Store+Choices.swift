@@ -1,4 +1,5 @@
 import FocusBridgeCore
+import FocusBridgeTime
 
 /// The person's run-time choices per app, the mutes and the apps asked about Time Sensitive
 /// (focusctl(1), APPS and MUTE): small tables, written at once (a choice is rare), read back

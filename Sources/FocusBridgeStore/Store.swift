@@ -1,5 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeSystem
+import FocusBridgeTime
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,7 @@
 import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeLoop
 import Foundation
 
 /// One benchmark run: sets up the buses and processes, measures, prints the table and writes

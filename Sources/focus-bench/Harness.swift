@@ -1,4 +1,5 @@
 import FocusBridgeDBus
+import FocusBridgeLoop
 import Foundation
 
 /// Starting and stopping the parts a benchmark runs against: private buses, the bridge, a null

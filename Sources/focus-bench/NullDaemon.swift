@@ -1,4 +1,5 @@
 import FocusBridgeDBus
+import FocusBridgeLoop
 import Foundation
 
 /// A notification daemon that shows nothing and answers at once: what the bridge costs is then

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusBridgeCore
 import FocusBridgeStore
+import FocusBridgeTime
 import Foundation
 
 /// `focus-bench store`: the history insert of each `Notify` alone, as the bridge makes it (one

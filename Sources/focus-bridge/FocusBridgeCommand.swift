@@ -1,6 +1,7 @@
 import FocusBridgeConfig
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeLoop
 import FocusBridgeServer
 import FocusBridgeSystem
 #if canImport(Glibc)

@@ -3,6 +3,8 @@ import FocusBridgeConfig
 import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeJSON
+import FocusBridgeTime
 import Foundation
 
 /// `focusctl apps`: every app seen, what it sent lately, and where each of its settings comes from.

@@ -2,6 +2,7 @@ import ArgumentParser
 import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeJSON
 import Foundation
 
 /// The connection to the running bridge's control interface, with focusctl's exit codes:

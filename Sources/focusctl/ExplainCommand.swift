@@ -3,6 +3,8 @@ import FocusBridgeConfig
 import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeJSON
+import FocusBridgeTime
 import Foundation
 
 /// `focusctl explain`: what would happen to such a notification, rule by rule, without sending

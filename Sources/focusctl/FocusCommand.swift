@@ -2,6 +2,8 @@ import ArgumentParser
 import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeJSON
+import FocusBridgeTime
 import Foundation
 
 /// `focusctl focus on|off|list`.

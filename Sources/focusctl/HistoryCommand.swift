@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusBridgeControl
 import FocusBridgeCore
+import FocusBridgeTime
 import Foundation
 
 /// `focusctl history`: every notification received, newest first.

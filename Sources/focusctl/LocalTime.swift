@@ -1,4 +1,5 @@
 import FocusBridgeCore
+import FocusBridgeTime
 import Foundation
 
 /// Local times for people (JSON carries UTC timestamps).

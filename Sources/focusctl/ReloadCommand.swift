@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusBridgeControl
 import FocusBridgeCore
+import FocusBridgeJSON
 
 /// `focusctl reload`: makes the daemon read its configuration again.
 struct ReloadCommand: ParsableCommand {

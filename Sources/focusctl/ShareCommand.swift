@@ -2,6 +2,7 @@ import ArgumentParser
 import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeTime
 import Foundation
 
 /// `focusctl share status|forget`: Focus shared across devices through a synced folder.

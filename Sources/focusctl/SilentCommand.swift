@@ -2,6 +2,7 @@ import ArgumentParser
 import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeJSON
 
 /// `focusctl silent [on|off|toggle]`: the Ring/Silent switch.
 struct SilentCommand: ParsableCommand {

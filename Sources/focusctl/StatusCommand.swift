@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusBridgeControl
 import FocusBridgeCore
+import FocusBridgeTime
 
 /// `focusctl status`: the Focus, silent mode, what is held, the downstream.
 struct StatusCommand: ParsableCommand {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import FocusBridgeControl
 import FocusBridgeCore
+import FocusBridgeJSON
+import FocusBridgeTime
 import Foundation
 
 /// `focusctl summary [--json]` and `focusctl summary deliver`.

@@ -2,6 +2,9 @@ import ArgumentParser
 import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeJSON
+import FocusBridgeLoop
+import FocusBridgeTime
 @preconcurrency import Foundation
 #if canImport(Glibc)
 @preconcurrency import Glibc

@@ -1,6 +1,7 @@
 import FocusBridgeConfig
 import FocusBridgeCore
 import FocusBridgeTestSupport
+import FocusBridgeTime
 import Foundation
 import XCTest
 

@@ -1,5 +1,6 @@
 @testable import FocusBridgeConfig
 import FocusBridgeCore
+import FocusBridgeTime
 import Foundation
 import XCTest
 

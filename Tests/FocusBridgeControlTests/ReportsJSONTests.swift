@@ -1,5 +1,7 @@
 import FocusBridgeControl
-import FocusBridgeCore
+@testable import FocusBridgeCore
+import FocusBridgeJSON
+import FocusBridgeTime
 import Foundation
 import XCTest
 
@@ -71,5 +73,84 @@ extension ReportsJSONTests {
                                  received: Instant(timeIntervalSince1970: 0))
         XCTAssertEqual(JSONText.encode(HistoryReport(entry)),
                        #"{"app":"a","body":"b","close-reason":null,"closed":null,"decision":"held-focus","fate":"held-focus","id":3,"level":"passive","received":"1970-01-01T00:00:00.000Z","steps":[],"summary":"s"}"#)
+    }
+}
+
+/// Every report written byte for byte as Foundation's `JSONEncoder` with `.sortedKeys` writes it,
+/// and read back by FocusBridgeJSON's decoder and by Foundation's (focusctl's reader).
+final class ReportsFoundationTests: XCTestCase {
+    private let at = Instant(timeIntervalSince1970: 1_795_000_000.125)
+
+    private func foundationText(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// Written as Foundation writes it, read back by ours and by Foundation's, and Foundation's
+    /// text read by ours.
+    private func check<T: Codable & Equatable>(_ value: T, file: StaticString = #filePath, line: UInt = #line) throws {
+        let ours = JSONText.encode(value)
+        XCTAssertEqual(ours, try foundationText(value), file: file, line: line)
+        XCTAssertEqual(try JSONText.decode(T.self, from: ours), value, file: file, line: line)
+        XCTAssertEqual(try JSONDecoder().decode(T.self, from: Data(ours.utf8)), value, file: file, line: line)
+        XCTAssertEqual(try JSONText.decode(T.self, from: try foundationText(value)), value, file: file, line: line)
+    }
+
+    private var decision: Decision {
+        var context = PolicyContext(now: at)
+        context.capabilities = ["actions", "body"]
+        return Policy.decide(NotificationRequest(appName: "Mail", summary: "Hi \"there\"", body: "a/b\n\tc é 😀",
+                                                 actions: ["reply", "Reply"], hints: ["urgency": .integer(2)]),
+                             app: AppIdentity(key: "Mail", source: .appName), context: context)
+    }
+
+    private var entry: HistoryEntry {
+        HistoryEntry(id: 7, app: "mail", summary: "Hi\u{1}", body: "line\r\nbreak", level: .timeSensitive,
+                     decision: .heldFocus, received: at)
+    }
+
+    func testEveryReportIsWrittenAsFoundationWroteItAndReadsBack() throws {
+        let downstream = StatusReport.Downstream(mode: "dunst", target: "dunst", connected: true,
+                                                 daemon: ServerInformation(name: "dunst", vendor: "knopwob", version: "1.9", specVersion: "1.2"))
+        let status = StatusReport(version: "1", silent: true,
+                                  focus: .init(ActiveFocus(name: "work", since: at, until: at + 3600, source: .manual)),
+                                  nextSummary: Timestamp.string(at), downstream: downstream,
+                                  counts: .init(received: 5, delivered: 4, queued: 0, inFlight: 1, heldFocus: 2, heldSummary: 3))
+        try check(status)
+        try check(FocusChangeReport(status: status, ended: .init(name: "work", held: 3, afterFocus: "digest")))
+        try check(FocusChangeReport(status: status, ended: nil))
+        try check(HistoryReport(entry))
+        try check(DecisionReport(decision))
+        try check(ExplainIDReport(entry, now: decision))
+        try check(FateStepReport(FateStep(.inDigest, at: at, number: 12)))
+        try check(FateActionReport(action: "show", ids: [1, 2, UInt32.max], copy: 9, digest: nil, message: "shown"))
+        var profile = FocusProfile(name: "work")
+        profile.schedule = [ScheduleEntry(days: [.mon, .fri], start: TimeOfDay("09:00")!, end: TimeOfDay("17:30")!)]
+        try check(FocusListReport(profile, active: true))
+        try check(SummaryReport(next: at, held: []))
+        try check(SummaryReport(next: nil, held: []))
+        try check(MuteReport(MuteList.Mute(app: "news", until: at)))
+        try check(ShareForgetReport(device: "laptop", message: "forgotten"))
+        var ledger = ShareLedger()
+        ledger.devices["laptop"] = .init(sequence: 3, change: SharedChange(focus: "work", since: at, until: nil, changed: at),
+                                         version: "0.9", seen: at, applied: true)
+        try check(ledger)
+        try check(ShareReport(folder: "/home/me/Sync", device: "desk", problem: nil, ledger: ledger))
+        try check(WindowReport(source: "sway", problem: nil, state: WindowState(focused: FocusedWindow(names: ["firefox"], processID: 42))))
+        try check(ManualFocus(state: .on("work"), since: at, until: at + 60, device: "laptop"))
+        try check(ManualFocus(state: .off, since: at, until: nil))
+        try check(ExplainRequest(app: "Mail", urgency: "low", summary: "s", actions: ["a=b"], hints: ["int:x:1"], at: "10:00"))
+        try check(ServerInformation(name: "mako", vendor: "emersion", version: "1", specVersion: "1.2"))
+        let record = SharedFocusRecord(device: "desk", sequence: 1 << 53,
+                                       change: SharedChange(focus: nil, since: at, until: at + 1, changed: at), version: "1")
+        let file = SharedFocus.encode(record)
+        XCTAssertEqual(String(decoding: file, as: UTF8.self), try foundationText(SharedFocus.Wire(
+            device: "desk", sequence: 1 << 53, focus: nil, since: Timestamp.string(at), until: Timestamp.string(at + 1),
+            changed: Timestamp.string(at), version: "1")) + "\n")
+        XCTAssertEqual(SharedFocus.decode(file, device: "desk"), .success(record))
+        // Encodable only: the text alone.
+        let answer = ExplainAnswer(DecisionReport(decision), assumed: ["time: now (no --at)"])
+        XCTAssertEqual(JSONText.encode(answer), try foundationText(answer))
     }
 }

@@ -1,5 +1,6 @@
 import FocusBridgeControl
 import FocusBridgeCore
+import FocusBridgeTime
 import Foundation
 import XCTest
 

@@ -1,4 +1,5 @@
 @testable import FocusBridgeCore
+import FocusBridgeTime
 import XCTest
 
 final class DuplicateTrackerTests: XCTestCase {

@@ -1,5 +1,7 @@
 import FocusBridgeControl
 import FocusBridgeCore
+import FocusBridgeJSON
+import FocusBridgeTime
 import Foundation
 import XCTest
 

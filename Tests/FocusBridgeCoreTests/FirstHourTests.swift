@@ -1,5 +1,6 @@
 import FocusBridgeControl
 import FocusBridgeCore
+import FocusBridgeJSON
 import Foundation
 import XCTest
 

@@ -1,4 +1,5 @@
 import FocusBridgeCore
+import FocusBridgeTime
 import Foundation
 import XCTest
 

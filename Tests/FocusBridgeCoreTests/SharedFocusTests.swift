@@ -1,4 +1,6 @@
 import FocusBridgeCore
+import FocusBridgeJSON
+import FocusBridgeTime
 import Foundation
 import XCTest
 

@@ -1,3 +1,4 @@
+import FocusBridgeTime
 import Foundation
 import XCTest
 @testable import FocusBridgeCore

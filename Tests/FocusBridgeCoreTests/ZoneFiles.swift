@@ -1,8 +1,8 @@
-@testable import FocusBridgeCore
+import FocusBridgeTime
 import Foundation
 
 /// The zone `name` of the system's tzdata, read as the daemon reads it (the tests read the file;
-/// Core only parses bytes). Fails the test run when the file is not there.
+/// FocusBridgeTime only parses bytes). Fails the test run when the file is not there.
 func zone(_ name: String) -> TimeZoneRules {
     let path = "/usr/share/zoneinfo/" + name
     guard let data = FileManager.default.contents(atPath: path) else { fatalError("no \(path): install tzdata") }

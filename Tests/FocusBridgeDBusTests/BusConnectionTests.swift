@@ -1,4 +1,5 @@
 import FocusBridgeDBus
+import FocusBridgeLoop
 import FocusBridgeTestSupport
 import Glibc
 import XCTest

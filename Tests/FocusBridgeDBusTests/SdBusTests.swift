@@ -1,5 +1,6 @@
 import CGLib
 import FocusBridgeDBus
+import FocusBridgeLoop
 import FocusBridgeTestSupport
 import Glibc
 import XCTest

@@ -1,4 +1,5 @@
 import FocusBridgeCore
+import FocusBridgeTime
 import FocusBridgeDBus
 @testable import FocusBridgeServer
 import FocusBridgeStore

@@ -2,6 +2,7 @@ import FocusBridgeCore
 import FocusBridgeDBus
 @testable import FocusBridgeServer
 import FocusBridgeStore
+import FocusBridgeTime
 import Foundation
 import XCTest
 

@@ -1,8 +1,10 @@
 import FocusBridgeConfig
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeLoop
 @testable import FocusBridgeServer
 import FocusBridgeStore
+import FocusBridgeTime
 import Foundation
 import Logging
 import XCTest

@@ -1,5 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeStore
+import FocusBridgeTime
 import Foundation
 import XCTest
 

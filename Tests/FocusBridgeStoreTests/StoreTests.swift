@@ -1,5 +1,7 @@
 import FocusBridgeCore
+import FocusBridgeJSON
 @testable import FocusBridgeStore
+import FocusBridgeTime
 import Foundation
 import XCTest
 

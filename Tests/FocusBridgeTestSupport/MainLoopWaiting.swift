@@ -1,3 +1,4 @@
+import FocusBridgeLoop
 #if canImport(XCTest)
 import FocusBridgeDBus
 import XCTest

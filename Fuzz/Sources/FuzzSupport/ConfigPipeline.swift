@@ -1,8 +1,10 @@
 import FocusBridgeConfig
 import FocusBridgeControl
 import FocusBridgeCore
+import FocusBridgeJSON
 import FocusBridgeTOML
 @testable import FocusBridgeServer
+import FocusBridgeTime
 import Foundation
 
 /// The configuration file from its bytes to what the bridge does with it: the TOML reader

@@ -1,8 +1,10 @@
 import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeJSON
 @testable import FocusBridgeServer
 import FocusBridgeStore
+import FocusBridgeTime
 import Foundation
 
 /// What the bridge does with the arguments of one `Notify` call, through the calls

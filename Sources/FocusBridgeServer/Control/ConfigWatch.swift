@@ -1,4 +1,5 @@
 import FocusBridgeDBus
+import FocusBridgeLoop
 import FocusBridgeSystem
 
 /// Watches the configuration file for changes — also before it exists, and before its folder

@@ -1,7 +1,9 @@
 import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeJSON
 import FocusBridgeStore
+import FocusBridgeTime
 
 /// The per-app calls of `org.focusbridge.Control1` (focusctl(1), APPS and MUTE): the apps seen
 /// with their effective settings, run-time choices and mutes. A name no app was seen under is

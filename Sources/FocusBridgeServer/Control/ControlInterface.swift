@@ -2,7 +2,10 @@ import FocusBridgeConfig
 import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeJSON
+import FocusBridgeLoop
 import FocusBridgeStore
+import FocusBridgeTime
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,7 +1,10 @@
 import FocusBridgeConfig
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeJSON
+import FocusBridgeLoop
 import FocusBridgeStore
+import FocusBridgeTime
 import Logging
 
 /// Keeps the Focus state and the scheduled summary on time: evaluates the schedules and the

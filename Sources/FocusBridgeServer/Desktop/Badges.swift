@@ -1,5 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeLoop
 import FocusBridgeSystem
 import Logging
 

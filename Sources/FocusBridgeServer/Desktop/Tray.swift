@@ -1,6 +1,7 @@
 import FocusBridgeConfig
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeLoop
 import Logging
 #if canImport(Glibc)
 import Glibc

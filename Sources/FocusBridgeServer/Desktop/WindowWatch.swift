@@ -1,6 +1,7 @@
 import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeLoop
 import Logging
 #if canImport(Glibc)
 import Glibc

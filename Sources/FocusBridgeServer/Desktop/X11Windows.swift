@@ -1,6 +1,7 @@
 import CXCB
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeLoop
 
 /// The window in front on X11, from the window manager's EWMH properties: `_NET_ACTIVE_WINDOW`
 /// on the root window, and on that window `WM_CLASS`, `_GTK_APPLICATION_ID`, `_NET_WM_PID` and

@@ -1,6 +1,7 @@
 import FocusBridgeConfig
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeLoop
 import FocusBridgeSystem
 import Logging
 

@@ -1,5 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeLoop
 import Logging
 
 /// What the forwarder asks of and tells the bridge.

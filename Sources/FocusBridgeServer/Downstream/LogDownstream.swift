@@ -1,6 +1,7 @@
 import FocusBridgeConfig
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeJSON
 import FocusBridgeSystem
 
 /// The downstream of last resort: each delivered notification becomes one line on standard

@@ -1,5 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeLoop
 
 /// `org.freedesktop.Notifications` as the bridge calls the daemon: its names, the calls (the
 /// `Notify` put on the daemon's wire from a `ForwardedNotification`, `CloseNotification`,

@@ -1,4 +1,5 @@
 import FocusBridgeDBus
+import FocusBridgeLoop
 import FocusBridgeSystem
 import Logging
 #if canImport(Glibc)

@@ -1,5 +1,7 @@
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeLoop
+import FocusBridgeTime
 import Logging
 #if canImport(Glibc)
 import Glibc

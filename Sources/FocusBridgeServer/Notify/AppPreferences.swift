@@ -1,6 +1,8 @@
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeLoop
 import FocusBridgeStore
+import FocusBridgeTime
 import Logging
 
 /// The person's run-time choices per app and the mutes (focusctl(1), APPS and MUTE): kept in

@@ -1,6 +1,7 @@
 import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeStore
+import FocusBridgeTime
 import Logging
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeLoop
 
 /// The fdo door: `org.freedesktop.Notifications` as applications call it (Desktop Notifications
 /// spec 1.2). A call is decoded here once into the wire-neutral request (`NotifyArguments.request`)

@@ -1,5 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeLoop
 
 /// The "N more from App" notifications: one per app over its rate limit, counting what it
 /// collapsed, replacing itself as the count grows (focus-bridge.toml(5), `rate-limit`). Its

@@ -1,6 +1,7 @@
 import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeStore
+import FocusBridgeTime
 
 /// Whoever waits for a notification's ID: a door's call (the fdo door's `Notify`), answered
 /// once the commit has it. A class: the batch keeps a reference, nothing is allocated per call.

@@ -1,6 +1,7 @@
 import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeJSON
 
 /// The `[share]` calls of `org.focusbridge.Control1` (focusctl(1), SHARE): this device and the
 /// devices seen in the share folder, and forgetting one.

@@ -1,8 +1,11 @@
 import FocusBridgeConfig
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeJSON
+import FocusBridgeLoop
 import FocusBridgeStore
 import FocusBridgeSystem
+import FocusBridgeTime
 import Logging
 #if canImport(Glibc)
 import Glibc

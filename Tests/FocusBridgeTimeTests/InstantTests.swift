@@ -1,4 +1,4 @@
-import FocusBridgeCore
+import FocusBridgeTime
 import Foundation
 import XCTest
 

@@ -1,8 +1,8 @@
-@testable import FocusBridgeCore
+@testable import FocusBridgeTime
 import Foundation
 import XCTest
 
-/// Core's own time zones and calendar against Foundation's `TimeZone` and `Calendar`: offsets,
+/// FocusBridge's own time zones and calendar against Foundation's `TimeZone` and `Calendar`: offsets,
 /// local days and times, and local times turned into instants (gaps moved forward, repeated hours
 /// the first), over the zones whose rules are odd.
 final class TimeZoneRulesTests: XCTestCase {

@@ -17,7 +17,7 @@ public final class Subprocess {
     /// standard input from /dev/null. With `captureStandardOutput`, the child's standard output
     /// is a pipe read by `readLine()`.
     public init(_ arguments: [String], environment: [String: String] = [:],
-                captureStandardOutput: Bool = false) throws(DBusError) {
+                captureStandardOutput: Bool = false) throws(SpawnError) {
         var environ = g_get_environ()
         for (key, value) in environment { environ = g_environ_setenv(environ, key, value, 1) }
         defer { g_strfreev(environ) }
@@ -34,7 +34,7 @@ public final class Subprocess {
             g_spawn_async_with_pipes(nil, &cArguments, environ, flags, setup, nil, &pid, nil,
                                      captureStandardOutput ? outputPointer : nil, nil, &error)
         }
-        guard started != 0 else { throw DBusError(taking: error) }
+        guard started != 0 else { throw SpawnError(taking: error) }
         self.pid = pid
         outputFD = output
         let box = CallbackBox<(Int32) -> Void>({ [weak self] status in self?.exited(status) })
@@ -109,4 +109,22 @@ public final class Subprocess {
         if !timedOut { MainLoop.cancel(timer) }
         return ending != nil
     }
+}
+
+/// Why a child process could not be started: GLib's words for it (the program is not found, not
+/// executable, …).
+public struct SpawnError: Error, CustomStringConvertible, Sendable {
+    public let message: String
+
+    /// Takes over (and frees) the GError of `g_spawn_async_with_pipes`.
+    init(taking error: UnsafeMutablePointer<GError>?) {
+        guard let error else {
+            message = "unknown error"
+            return
+        }
+        defer { g_error_free(error) }
+        message = String(cString: error.pointee.message)
+    }
+
+    public var description: String { message }
 }
