@@ -1,6 +1,6 @@
 import CSystemd
 
-/// A method call that arrived on an `SdBusConnection`, to be answered exactly once.
+/// A method call that arrived on a `MessageConnection`, to be answered exactly once.
 ///
 /// One that is dropped unanswered replies with an error (so does a `MethodCall`, through it), so
 /// a client never waits for a reply that cannot come. Its arguments are read from `message`.

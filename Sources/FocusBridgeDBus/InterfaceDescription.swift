@@ -1,4 +1,4 @@
-/// What `BusConnection.export` needs from an interface's introspection XML: each method's
+/// What `VariantConnection.export` needs from an interface's introspection XML: each method's
 /// in-signature (to refuse a call with the wrong arguments, as D-Bus clients expect), each property's type
 /// and access, and the interface's own XML (comments left out) for `Introspect`.
 ///

@@ -1,4 +1,4 @@
-/// An incoming method call on an object FocusBridge exports (`BusConnection.export`); answer
+/// An incoming method call on an object FocusBridge exports (`VariantConnection.export`); answer
 /// it exactly once.
 ///
 /// One that is dropped unanswered replies with an error (its `IncomingCall` does), so a client

@@ -47,10 +47,10 @@ public final class Service {
     private var daemon: SpawnedDaemon?
     /// The session services the daemon sees on its private bus (spawn mode).
     private var sessionRelays: [SessionRelay] = []
-    private var session: BusConnection?
+    private var session: VariantConnection?
     /// The connection that owns org.freedesktop.Notifications (and the passthrough names): the
     /// hot path on sd-bus. Control1, the tray and the badges stay on `session`.
-    private var notifications: SdBusConnection?
+    private var notifications: MessageConnection?
     private var bridge: Bridge?
     private var focus: FocusController?
     private var control: ControlInterface?
@@ -101,13 +101,13 @@ public final class Service {
         } catch {
             throw StartupError("\(error)") // StoreError: one sentence naming the file
         }
-        let session: BusConnection
-        do { session = try BusConnection.session() } catch {
+        let session: VariantConnection
+        do { session = try VariantConnection.session() } catch {
             throw StartupError("cannot connect to the session bus (\(error.message)); is DBUS_SESSION_BUS_ADDRESS set?")
         }
         self.session = session
-        let notifications: SdBusConnection
-        do { notifications = try SdBusConnection.session() } catch {
+        let notifications: MessageConnection
+        do { notifications = try MessageConnection.session() } catch {
             throw StartupError("cannot connect to the session bus (\(error.message)); is DBUS_SESSION_BUS_ADDRESS set?")
         }
         self.notifications = notifications
@@ -269,14 +269,14 @@ public final class Service {
         case .log:
             return LogDownstream()
         case .name(let name):
-            return BusDownstream(mode: .name, target: name, connection: try BusConnection.session(),
-                                 calls: try SdBusConnection.session(), daemonName: name, passthroughNames: nil, logger: logger)
+            return BusDownstream(mode: .name, target: name, connection: try VariantConnection.session(),
+                                 calls: try MessageConnection.session(), daemonName: name, passthroughNames: nil, logger: logger)
         case .address(let address, let name):
-            let connection: BusConnection
-            let calls: SdBusConnection
+            let connection: VariantConnection
+            let calls: MessageConnection
             do {
-                connection = try BusConnection.connect(address: address)
-                calls = try SdBusConnection.connect(address: address)
+                connection = try VariantConnection.connect(address: address)
+                calls = try MessageConnection.connect(address: address)
             } catch {
                 throw StartupError("cannot connect to the daemon's bus at \(address): \(error.message)")
             }
@@ -297,12 +297,12 @@ public final class Service {
                 self.logger.error("the private bus \(how); exiting")
                 self.stop(exitCode: 1)
             }
-            let connection = try BusConnection.connect(address: bus.address)
+            let connection = try VariantConnection.connect(address: bus.address)
             let daemon = SpawnedDaemon(command: command, fallbacks: plan.fallbacks, busAddress: bus.address, logger: logger)
             daemon.watch(connection, name: NotificationsInterface.busName)
             self.daemon = daemon
             let daemonBus = BusDownstream(mode: .spawn, target: command.joined(separator: " "), connection: connection,
-                                          calls: try SdBusConnection.connect(address: bus.address),
+                                          calls: try MessageConnection.connect(address: bus.address),
                                           daemonName: NotificationsInterface.busName, passthroughNames: passthroughNames,
                                           logger: logger)
             let downstream = FallbackDownstream(daemonBus: daemonBus, daemon: daemon)
@@ -332,7 +332,7 @@ public final class Service {
             guard let self, let downstream else { return }
             self.reconnectTimer = .none
             do {
-                let calls = try SdBusConnection.connect(address: address)
+                let calls = try MessageConnection.connect(address: address)
                 try downstream.connection.reconnect(address: address)
                 downstream.reconnected(calls: calls)
             } catch {
@@ -347,8 +347,8 @@ public final class Service {
     }
 
     /// Takes a bus name, or explains who has it and how to put that daemon behind the bridge.
-    private func own(_ name: String, on session: BusConnection, replace: Bool) throws {
-        let result: BusConnection.NameRequestResult
+    private func own(_ name: String, on session: VariantConnection, replace: Bool) throws {
+        let result: VariantConnection.NameRequestResult
         do { result = try session.requestName(name, replaceExisting: replace) } catch {
             throw StartupError("cannot ask for the name \(name): \(error.message)")
         }
@@ -357,8 +357,8 @@ public final class Service {
     }
 
     /// The same on the sd-bus connection (the names of the hot path and the passthrough).
-    private func ownFast(_ name: String, on connection: SdBusConnection, session: BusConnection, replace: Bool) throws {
-        let result: BusConnection.NameRequestResult
+    private func ownFast(_ name: String, on connection: MessageConnection, session: VariantConnection, replace: Bool) throws {
+        let result: VariantConnection.NameRequestResult
         do { result = try connection.requestName(name, replaceExisting: replace) } catch {
             throw StartupError("cannot ask for the name \(name): \(error.message)")
         }
@@ -366,7 +366,7 @@ public final class Service {
         ownedFastNames.append(name)
     }
 
-    private func owned(_ name: String, _ result: BusConnection.NameRequestResult, session: BusConnection, replace: Bool) throws {
+    private func owned(_ name: String, _ result: VariantConnection.NameRequestResult, session: VariantConnection, replace: Bool) throws {
         switch result {
         case .primaryOwner, .alreadyOwner: return
         case .exists, .inQueue: throw StartupError(Self.conflictMessage(name: name, session: session, replace: replace))
@@ -382,7 +382,7 @@ public final class Service {
         stop(exitCode: 1)
     }
 
-    static func conflictMessage(name: String, session: BusConnection, replace: Bool) -> String {
+    static func conflictMessage(name: String, session: VariantConnection, replace: Bool) -> String {
         let owner = NameOwner.lookup(name, nameOwner: session.nameOwner, processID: { session.processID(of: $0) })
             ?? NameOwner(uniqueName: "another connection")
         if name == NotificationsInterface.busName {

@@ -47,7 +47,7 @@ struct Bench {
                                      "--config", config, "--state-dir", scratch + "/state"],
                                     environment: ["DBUS_SESSION_BUS_ADDRESS": clientAddress])
         processes.append(bridge)
-        let clientConnection = try BusConnection.connect(address: clientAddress)
+        let clientConnection = try VariantConnection.connect(address: clientAddress)
         try Harness.waitForName("org.freedesktop.Notifications", on: clientConnection)
         let client = Client(bus: clientConnection, destination: "org.freedesktop.Notifications")
         try waitConnected(client)
@@ -74,7 +74,7 @@ struct Bench {
         verdict("Notify ≤ 1.5 × Ping", ratio <= 1.5)
 
         // Throughput: 8 clients pipelining, to the null daemon and to the summary (held).
-        let clients = try (0..<Self.throughputClients).map { _ in Client(bus: try BusConnection.connect(address: clientAddress),
+        let clients = try (0..<Self.throughputClients).map { _ in Client(bus: try VariantConnection.connect(address: clientAddress),
                                                     destination: "org.freedesktop.Notifications") }
         try throughput("null", clients: clients, app: "bench-throughput", status: client)
         try throughput("held", clients: clients, app: "bench-held", status: client)
@@ -86,7 +86,7 @@ struct Bench {
                              arguments: { c, i in Client.notifyArguments(app: "bench-held-\(c)", summary: "held \(c)-\(i)") },
                              replyType: "(u)")
         record("memory_held_mib", Harness.residentMiB(pid), "Resident memory, \(options.held) held", unit: "MiB")
-        let daemon = Client(bus: try BusConnection.connect(address: daemonAddress), destination: "org.freedesktop.Notifications")
+        let daemon = Client(bus: try VariantConnection.connect(address: daemonAddress), destination: "org.freedesktop.Notifications")
         let deliver = Control1Method.deliverSummary
         let summarised = try client.bus.callSync(ControlNames.busName, ControlNames.path, ControlNames.interface,
                                                  deliver.rawValue, replyType: deliver.replyType).child(0).uint32 ?? 0
@@ -139,7 +139,7 @@ struct Bench {
         for round in 0..<10 {
             let (bus, address) = try Harness.bus(config: options.busConfig)
             defer { Harness.stop(bus) }
-            let watcher = try BusConnection.connect(address: address)
+            let watcher = try VariantConnection.connect(address: address)
             var owned = false
             var ready = false
             watcher.watchName("org.freedesktop.Notifications") { owner in
@@ -178,14 +178,14 @@ struct Bench {
         processes.append(dunstBus)
         processes.append(try Subprocess(["dunst", "-config", rc],
                                         environment: ["DBUS_SESSION_BUS_ADDRESS": dunstAddress, "DISPLAY": display]))
-        let direct = Client(bus: try BusConnection.connect(address: dunstAddress), destination: "org.freedesktop.Notifications")
+        let direct = Client(bus: try VariantConnection.connect(address: dunstAddress), destination: "org.freedesktop.Notifications")
         try Harness.waitForName("org.freedesktop.Notifications", on: direct.bus)
         let (bridgeBus, bridgeAddress) = try Harness.bus(config: options.busConfig)
         processes.append(bridgeBus)
         processes.append(try Subprocess([options.bridge, "--downstream", "address", "--downstream-address", dunstAddress,
                                          "--config", "/nonexistent", "--state-dir", scratch + "/dunst-state"],
                                         environment: ["DBUS_SESSION_BUS_ADDRESS": bridgeAddress]))
-        let bridged = Client(bus: try BusConnection.connect(address: bridgeAddress), destination: "org.freedesktop.Notifications")
+        let bridged = Client(bus: try VariantConnection.connect(address: bridgeAddress), destination: "org.freedesktop.Notifications")
         try Harness.waitForName("org.freedesktop.Notifications", on: bridged.bus)
         try waitConnected(bridged)
         // Alternate the two, so both see the same machine and the same screen.

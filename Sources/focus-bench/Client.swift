@@ -3,7 +3,7 @@ import Foundation
 
 /// A client of the bridge (or of a daemon directly): timed calls, one after another or pipelined.
 struct Client {
-    let bus: BusConnection
+    let bus: VariantConnection
     let destination: String
 
     static let path = "/org/freedesktop/Notifications"

@@ -30,7 +30,7 @@ enum Harness {
     }
 
     /// Waits until `name` has an owner on `bus`.
-    static func waitForName(_ name: String, on bus: BusConnection, timeout: Double = 15) throws {
+    static func waitForName(_ name: String, on bus: VariantConnection, timeout: Double = 15) throws {
         var owned = false
         bus.watchName(name) { owner in if owner != nil { owned = true } }
         guard wait(timeout: timeout, until: { owned }) else { throw BenchError("\(name) did not appear") }

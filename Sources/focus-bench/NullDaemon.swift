@@ -20,7 +20,7 @@ enum NullDaemon {
     """
 
     static func run(address: String) throws {
-        let bus = try BusConnection.connect(address: address)
+        let bus = try VariantConnection.connect(address: address)
         var next: UInt32 = 1
         var lastDigest: (id: UInt32, sender: String)?
         try bus.export(path: "/org/freedesktop/Notifications", interfaceXML: xml, interface: "org.freedesktop.Notifications") { call in

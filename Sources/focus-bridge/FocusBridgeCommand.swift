@@ -83,7 +83,7 @@ enum FocusBridgeCommand {
     /// 1 when focus-bridge could not start as asked (no plan, or a name it would not get).
     private static func printPlan(_ configuration: Configuration, replace: Bool) -> Int32 {
         let environment = Environment.all
-        let session = SessionBusAddress.isKnown() ? try? BusConnection.session() : nil
+        let session = SessionBusAddress.isKnown() ? try? VariantConnection.session() : nil
         if session == nil {
             StandardStream.error.write(
                 "focus-bridge: no session bus answers (DBUS_SESSION_BUS_ADDRESS); GNOME Shell and running daemons cannot be seen\n")

@@ -16,7 +16,7 @@ struct ControlClient {
         return StartAdvice.notRunning(unitInstalled: installed)
     }
 
-    let bus: BusConnection
+    let bus: VariantConnection
 
     /// Without a session bus address focusctl says so (exit 2) rather than let GLib autolaunch a
     /// new bus, on which no focus-bridge could be running.
@@ -24,7 +24,7 @@ struct ControlClient {
         guard SessionBusAddress.isKnown() else {
             Self.fail("focusctl: DBUS_SESSION_BUS_ADDRESS is not set, so there is no session bus to find focus-bridge on.", code: 2)
         }
-        do { bus = try BusConnection.session() } catch {
+        do { bus = try VariantConnection.session() } catch {
             Self.fail(Self.notRunning, code: 2)
         }
     }

@@ -5,7 +5,7 @@ import FocusBridgeTestSupport
 import Glibc
 import XCTest
 
-/// The sd-bus layer (`SdBusConnection`, `BusMessage`, `IncomingCall`) on a real bus and the real
+/// The sd-bus layer (`MessageConnection`, `BusMessage`, `IncomingCall`) on a real bus and the real
 /// GLib main loop.
 final class SdBusTests: XCTestCase {
     private var bus: TestBus!
@@ -15,7 +15,7 @@ final class SdBusTests: XCTestCase {
     override func tearDown() { bus = nil }
 
     /// A message of our own, sealed so that it can be read back.
-    private func sealed(_ connection: SdBusConnection, _ build: (BusMessage) throws(DBusError) -> Void) throws -> BusMessage {
+    private func sealed(_ connection: MessageConnection, _ build: (BusMessage) throws(DBusError) -> Void) throws -> BusMessage {
         let message = try connection.methodCall(":1.0", Self.path, "org.example.Test", "Echo")
         try build(message)
         try message.sealForReading()
@@ -23,8 +23,8 @@ final class SdBusTests: XCTestCase {
     }
 
     func testTypedValuesGoThereAndBackThroughTheBus() throws {
-        let server = try SdBusConnection.connect(address: bus.address)
-        let client = try SdBusConnection.connect(address: bus.address)
+        let server = try MessageConnection.connect(address: bus.address)
+        let client = try MessageConnection.connect(address: bus.address)
         var seen: [String] = []
         try server.serve(path: Self.path) { message in
             guard message.isMethodCall(interface: "org.example.Test", member: "Echo") else { return false }
@@ -75,7 +75,7 @@ final class SdBusTests: XCTestCase {
     }
 
     func testReadingTheWrongTypeOrPastTheEndIsAnErrorNotATrap() throws {
-        let connection = try SdBusConnection.connect(address: bus.address)
+        let connection = try MessageConnection.connect(address: bus.address)
         let message = try sealed(connection) { m throws(DBusError) in
             try m.append("text")
             try m.append(UInt32(3))
@@ -96,7 +96,7 @@ final class SdBusTests: XCTestCase {
     }
 
     func testVariantsConvertBothWaysExactly() throws {
-        let connection = try SdBusConnection.connect(address: bus.address)
+        let connection = try MessageConnection.connect(address: bus.address)
         let values: [Variant] = [
             Variant.parse("('app', uint32 7, '', 'Sum', 'Body', ['a', 'A'], {'image-data': <(1, 1, 4, true, 8, 4, [byte 1, 2, 3, 4])>, "
                           + "'b': <byte 3>, 'i': <-5>, 't': <true>, 's': <'x'>, 'd': <2.5>, 'as': <['p', 'q']>, "
@@ -113,7 +113,7 @@ final class SdBusTests: XCTestCase {
     }
 
     func testFileDescriptorsTravelBesideAConvertedBody() throws {
-        let connection = try SdBusConnection.connect(address: bus.address)
+        let connection = try MessageConnection.connect(address: bus.address)
         var ends: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&ends), 0)
         defer { close(ends[0]); close(ends[1]) }
@@ -135,7 +135,7 @@ final class SdBusTests: XCTestCase {
     }
 
     func testKeptEntriesAreCopiedByteForByteAndTheOthersLeft() throws {
-        let connection = try SdBusConnection.connect(address: bus.address)
+        let connection = try MessageConnection.connect(address: bus.address)
         let hints = Variant.parse("{'image-data': <(1, 1, 4, true, 8, 4, [byte 1, 2, 3, 4])>, 'x-focus-level': <'active'>, "
                                   + "'urgency': <byte 2>, 'odd': <(1, [<'v'>])>}", type: "a{sv}")!
         let source = try sealed(connection) { m throws(DBusError) in
@@ -157,8 +157,8 @@ final class SdBusTests: XCTestCase {
     }
 
     func testNamesSignalsAndTimeOuts() throws {
-        let owner = try SdBusConnection.connect(address: bus.address)
-        let watcher = try SdBusConnection.connect(address: bus.address)
+        let owner = try MessageConnection.connect(address: bus.address)
+        let watcher = try MessageConnection.connect(address: bus.address)
         var owners: [String?] = []
         try watcher.watchName("org.example.Owned") { owners.append($0) }
         waitOnMainLoop(until: { owners.count == 1 })
@@ -214,8 +214,8 @@ final class SdBusTests: XCTestCase {
     /// `DispatchEnd`: work a call leaves for the end of the dispatch runs before the loop turns
     /// again (before idle work scheduled earlier); outside a dispatch it waits for an idle loop.
     func testWorkLeftForTheEndOfTheDispatchRunsBeforeTheLoopTurnsAgain() throws {
-        let server = try SdBusConnection.connect(address: bus.address)
-        let client = try SdBusConnection.connect(address: bus.address)
+        let server = try MessageConnection.connect(address: bus.address)
+        let client = try MessageConnection.connect(address: bus.address)
         var order: [String] = []
         try server.serve(path: Self.path) { message in
             let call = IncomingCall(message)
@@ -240,9 +240,9 @@ final class SdBusTests: XCTestCase {
     /// refuses to process recursively, which would read as a broken connection): the next call
     /// waits until the handler returns, and the connection stays open.
     func testANestedLoopInAHandlerLeavesItsOwnConnectionAlone() throws {
-        let server = try SdBusConnection.connect(address: bus.address)
-        let client = try SdBusConnection.connect(address: bus.address)
-        let other = try SdBusConnection.connect(address: bus.address)
+        let server = try MessageConnection.connect(address: bus.address)
+        let client = try MessageConnection.connect(address: bus.address)
+        let other = try MessageConnection.connect(address: bus.address)
         var closed = false
         server.onClose { closed = true }
         var handled: [String] = []
@@ -271,8 +271,8 @@ final class SdBusTests: XCTestCase {
     }
 
     func testAClosedConnectionFailsItsCallsAndSaysSo() throws {
-        let client = try SdBusConnection.connect(address: bus.address)
-        let server = try SdBusConnection.connect(address: bus.address)
+        let client = try MessageConnection.connect(address: bus.address)
+        let server = try MessageConnection.connect(address: bus.address)
         var held: [IncomingCall] = []
         try server.serve(path: Self.path) { message in held.append(IncomingCall(message)); return true }
         var result: Result<BusMessage, DBusError>?

@@ -29,7 +29,7 @@ final class ExecutorTests: XCTestCase {
     private var testBus: TestBus!
     private var store: Store!
     /// A sender on the bus: the `NotificationClosed` signals it receives, in order.
-    private var app: SdBusConnection!
+    private var app: MessageConnection!
     private var closedSignals: [(id: UInt32, reason: CloseReason)] = []
 
     /// XCTest keeps every test case alive to the end of the run: the bus daemon ends with its test.
@@ -46,15 +46,15 @@ final class ExecutorTests: XCTestCase {
     private func makeBridge(_ change: (inout PolicySettings) -> Void = { _ in }) throws -> Bridge {
         testBus = try TestBus()
         store = try temporaryStore()
-        app = try SdBusConnection.connect(address: testBus.address)
+        app = try MessageConnection.connect(address: testBus.address)
         try app.match("type='signal',interface='\(NotificationsInterface.name)',member='NotificationClosed'") {
             [unowned self] message in
             if case .closed(let id, let reason)? = DaemonSignal(message) { closedSignals.append((id, reason)) }
         }
         var settings = PolicySettings()
         change(&settings)
-        let bridge = try Bridge(bus: BusConnection.connect(address: testBus.address),
-                                notificationBus: SdBusConnection.connect(address: testBus.address),
+        let bridge = try Bridge(bus: VariantConnection.connect(address: testBus.address),
+                                notificationBus: MessageConnection.connect(address: testBus.address),
                                 downstream: daemon, store: store, settings: settings, logger: logs.logger)
         return bridge
     }

@@ -51,9 +51,9 @@ final class WireTests: XCTestCase {
     /// hint type arrives byte for byte, the bridge's own hints stay behind, urgency is set.
     func testEveryHintTypeIsForwardedByteForByteFromTheMessage() throws {
         let bus = try TestBus()
-        let client = try SdBusConnection.connect(address: bus.address)
-        let bridge = try SdBusConnection.connect(address: bus.address)
-        let daemon = try SdBusConnection.connect(address: bus.address)
+        let client = try MessageConnection.connect(address: bus.address)
+        let bridge = try MessageConnection.connect(address: bus.address)
+        let daemon = try MessageConnection.connect(address: bus.address)
         let hints = Variant.parse("""
             {'image-data': <(4, 4, 16, true, 8, 4, [byte 0, 1, 2, 255])>, 'urgency': <byte 2>, 'category': <'im'>,
              'resident': <true>, 'x-int': <int32 -3>, 'x-int64': <int64 -9>, 'x-uint': <uint32 7>, 'x-double': <0.25>,
@@ -106,7 +106,7 @@ final class WireTests: XCTestCase {
 
     func testTheDaemonsSignalsAreReadAndAnUnknownReasonPassesThrough() throws {
         let bus = try TestBus()
-        let connection = try SdBusConnection.connect(address: bus.address)
+        let connection = try MessageConnection.connect(address: bus.address)
         func signal(_ member: String, _ arguments: Variant) -> DaemonSignal? {
             guard let message = try? connection.signal(NotificationsInterface.path, NotificationsInterface.name, member),
                   (try? message.appendBody(arguments)) != nil, (try? message.sealForReading()) != nil else {

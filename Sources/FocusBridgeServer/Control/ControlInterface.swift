@@ -19,7 +19,7 @@ final class ControlInterface {
     static let invalidConfig = ControlNames.invalidConfig
     static let invalidRequest = ControlNames.invalidRequest
 
-    private let bus: BusConnection
+    private let bus: VariantConnection
     let bridge: Bridge
     let store: Store
     private let focus: FocusController
@@ -37,7 +37,7 @@ final class ControlInterface {
     private var watchers: [String] = []
     static let maxWatchers = 256
 
-    init(bus: BusConnection, bridge: Bridge, store: Store, focus: FocusController, configPath: String,
+    init(bus: VariantConnection, bridge: Bridge, store: Store, focus: FocusController, configPath: String,
          reload: @escaping () -> ConfigError?) {
         self.configPath = configPath
         self.bus = bus

@@ -17,14 +17,14 @@ final class Badges {
     static let path = "/org/focusbridge/LauncherEntry"
     static let interface = "com.canonical.Unity.LauncherEntry"
 
-    private let bus: BusConnection
+    private let bus: VariantConnection
     private let logger: Logger
     private var counts = BadgeCounts()
     private var settings: PolicySettings
     private var desktopEntries = DesktopEntries()
     private var scheduled = false
 
-    init(bus: BusConnection, settings: PolicySettings, logger: Logger) {
+    init(bus: VariantConnection, settings: PolicySettings, logger: Logger) {
         self.bus = bus
         self.settings = settings
         self.logger = logger

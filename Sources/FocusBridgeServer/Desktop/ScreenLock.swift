@@ -6,7 +6,7 @@ import FocusBridgeDBus
 enum ScreenLock {
     static let name = "org.freedesktop.ScreenSaver"
 
-    static func follow(on bus: BusConnection, _ changed: @escaping (Bool) -> Void) {
+    static func follow(on bus: VariantConnection, _ changed: @escaping (Bool) -> Void) {
         bus.subscribe(interface: name, member: "ActiveChanged") { signal in
             if let locked = signal.parameters.child(0).bool { changed(locked) }
         }

@@ -4,10 +4,10 @@ import FocusBridgeDBus
 /// system bus), so a summary missed while asleep is caught up at once. Without a system bus (as
 /// in containers) there is nothing to follow, and the wall-clock timer still fires late.
 enum SleepWatch {
-    nonisolated(unsafe) private static var system: BusConnection?
+    nonisolated(unsafe) private static var system: VariantConnection?
 
     static func follow(_ woke: @escaping () -> Void) {
-        guard let bus = try? BusConnection.system() else { return }
+        guard let bus = try? VariantConnection.system() else { return }
         system = bus
         bus.subscribe(sender: "org.freedesktop.login1", interface: "org.freedesktop.login1.Manager",
                       member: "PrepareForSleep", path: "/org/freedesktop/login1") { signal in

@@ -24,7 +24,7 @@ final class Tray {
     static let watcherName = "org.kde.StatusNotifierWatcher"
     static let watcherPath = "/StatusNotifierWatcher"
 
-    let bus: BusConnection
+    let bus: VariantConnection
     let bridge: Bridge
     let focus: FocusController
     let logger: Logger
@@ -42,7 +42,7 @@ final class Tray {
     /// The `Status` last announced (`NewStatus`).
     private var shownStatus = "Active"
 
-    init(bus: BusConnection, bridge: Bridge, focus: FocusController, logger: Logger,
+    init(bus: VariantConnection, bridge: Bridge, focus: FocusController, logger: Logger,
          reload: @escaping () -> ConfigError?) {
         self.bus = bus
         self.bridge = bridge
@@ -189,7 +189,7 @@ final class Tray {
         ]
     }
 
-    /// `org.freedesktop.DBus.Properties` Get and GetAll (`BusConnection.export` has checked the
+    /// `org.freedesktop.DBus.Properties` Get and GetAll (`VariantConnection.export` has checked the
     /// name and the access against the XML); Set is refused (every property is read-only).
     func propertiesCall(_ call: MethodCall, _ properties: [(key: String, value: Variant)]) {
         switch call.methodName {

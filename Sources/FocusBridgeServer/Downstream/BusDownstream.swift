@@ -10,12 +10,12 @@ import Logging
 final class BusDownstream: Downstream {
     let mode: DownstreamSettings.Mode
     let target: String
-    /// The daemon's bus for the cold calls (`BusConnection`, `Variant` bodies): its Do Not
+    /// The daemon's bus for the cold calls (`VariantConnection`, `Variant` bodies): its Do Not
     /// Disturb, the spawned daemon's name.
-    let connection: BusConnection
+    let connection: VariantConnection
     /// The daemon's bus over sd-bus: Notify and the other calls of the interface, the daemon's
     /// signals (dunst sends them only to the connection that called), the passthrough.
-    private(set) var calls: SdBusConnection
+    private(set) var calls: MessageConnection
     let daemonName: String
     private(set) var capabilities: [String]?
     private(set) var serverInformation: ServerInformation?
@@ -37,7 +37,7 @@ final class BusDownstream: Downstream {
     /// and the queue's bound keep a stalled daemon from costing memory.
     static let notifyTimeoutMilliseconds = Int32.max
 
-    init(mode: DownstreamSettings.Mode, target: String, connection: BusConnection, calls: SdBusConnection, daemonName: String,
+    init(mode: DownstreamSettings.Mode, target: String, connection: VariantConnection, calls: MessageConnection, daemonName: String,
          passthroughNames: [String]?, logger: Logger) {
         self.mode = mode
         self.target = target
@@ -65,7 +65,7 @@ final class BusDownstream: Downstream {
     }
 
     /// The daemon's bus is there again: `calls` is the new connection to it (`start` follows).
-    func reconnected(calls: SdBusConnection) {
+    func reconnected(calls: MessageConnection) {
         self.calls = calls
         passthrough?.downstream = calls
     }

@@ -39,11 +39,11 @@ struct DaemonQuiet: Equatable {
     }
 
     /// Asks the daemon at `daemonName` on `connection`; nil when none of the known ways answers.
-    static func read(on connection: BusConnection, daemonName: String, _ done: @escaping (DaemonQuiet?) -> Void) {
+    static func read(on connection: VariantConnection, daemonName: String, _ done: @escaping (DaemonQuiet?) -> Void) {
         ask(probes[...], connection: connection, daemonName: daemonName, done)
     }
 
-    private static func ask(_ probes: ArraySlice<Probe>, connection: BusConnection, daemonName: String,
+    private static func ask(_ probes: ArraySlice<Probe>, connection: VariantConnection, daemonName: String,
                             _ done: @escaping (DaemonQuiet?) -> Void) {
         guard let probe = probes.first else { return done(nil) }
         connection.call(probe.name ?? daemonName, probe.path, probe.interface, probe.method, probe.arguments,

@@ -15,7 +15,7 @@ enum NotificationsInterface {
     static let properties = "org.freedesktop.DBus.Properties"
 
     /// `Notify` to the daemon at `name`; the result is the daemon's ID.
-    static func notify(_ notification: ForwardedNotification, replacing daemonID: UInt32, on connection: SdBusConnection,
+    static func notify(_ notification: ForwardedNotification, replacing daemonID: UInt32, on connection: MessageConnection,
                        name: String, timeoutMilliseconds: Int32,
                        completion: @escaping (Result<UInt32, DBusError>) -> Void) {
         let message: BusMessage
@@ -31,22 +31,22 @@ enum NotificationsInterface {
         }
     }
 
-    static func closeNotification(_ daemonID: UInt32, on connection: SdBusConnection, name: String,
+    static func closeNotification(_ daemonID: UInt32, on connection: MessageConnection, name: String,
                                   timeoutMilliseconds: Int32, completion: @escaping (DBusError?) -> Void) {
         call(connection, name, "CloseNotification", timeoutMilliseconds, { message throws(DBusError) in try message.append(daemonID) }) { result in
             if case .failure(let error) = result { completion(error) } else { completion(nil) }
         }
     }
 
-    static func capabilities(on connection: SdBusConnection, name: String, timeoutMilliseconds: Int32,
+    static func capabilities(on connection: MessageConnection, name: String, timeoutMilliseconds: Int32,
                              completion: @escaping (Result<[String]?, DBusError>) -> Void) {
         call(connection, name, "GetCapabilities", timeoutMilliseconds) { result in
             completion(result.map { try? $0.readStrings() })
         }
     }
 
-    /// The same over `BusConnection`: the spawned daemon's start-up probe (`SpawnedDaemon`), off the hot path.
-    static func capabilities(on connection: BusConnection, name: String, timeoutMilliseconds: Int32,
+    /// The same over `VariantConnection`: the spawned daemon's start-up probe (`SpawnedDaemon`), off the hot path.
+    static func capabilities(on connection: VariantConnection, name: String, timeoutMilliseconds: Int32,
                              completion: @escaping (Result<[String]?, DBusError>) -> Void) {
         connection.call(name, path, self.name, "GetCapabilities", replyType: "(as)",
                         timeoutMilliseconds: timeoutMilliseconds) { result in
@@ -54,14 +54,14 @@ enum NotificationsInterface {
         }
     }
 
-    static func serverInformation(on connection: SdBusConnection, name: String, timeoutMilliseconds: Int32,
+    static func serverInformation(on connection: MessageConnection, name: String, timeoutMilliseconds: Int32,
                                   completion: @escaping (Result<ServerInformation, DBusError>) -> Void) {
         call(connection, name, "GetServerInformation", timeoutMilliseconds) { result in
             completion(result.map { reply in ServerInformation(reply: (0..<4).map { _ in (try? reply.readString()) ?? "" }) })
         }
     }
 
-    private static func call(_ connection: SdBusConnection, _ name: String, _ member: String, _ timeoutMilliseconds: Int32,
+    private static func call(_ connection: MessageConnection, _ name: String, _ member: String, _ timeoutMilliseconds: Int32,
                              _ arguments: (BusMessage) throws(DBusError) -> Void = { _ in },
                              completion: @escaping (Result<BusMessage, DBusError>) -> Void) {
         do {

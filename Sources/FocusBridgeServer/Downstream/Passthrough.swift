@@ -17,10 +17,10 @@ final class Passthrough {
     ]
 
     /// The connection to the daemon's bus (replaced when it is connected again).
-    var downstream: SdBusConnection
+    var downstream: MessageConnection
     private let daemonName: String
     let extraNames: [String]
-    private var upstream: SdBusConnection?
+    private var upstream: MessageConnection?
     private var senders: SenderDirectory?
     /// Calls passed through and not yet answered; past `maxInFlight` more are refused at once, so
     /// a stopped daemon cannot make the bridge keep an unbounded pile of them.
@@ -29,14 +29,14 @@ final class Passthrough {
     var answered: () -> Void = {}
     static let maxInFlight = 64
 
-    init(downstream: SdBusConnection, daemonName: String, extraNames: [String]) {
+    init(downstream: MessageConnection, daemonName: String, extraNames: [String]) {
         self.downstream = downstream
         self.daemonName = daemonName
         self.extraNames = extraNames
     }
 
     /// Starts taking the matching calls that reach `upstream`; `senders` tells who calls.
-    func install(on upstream: SdBusConnection, senders: SenderDirectory) throws(DBusError) {
+    func install(on upstream: MessageConnection, senders: SenderDirectory) throws(DBusError) {
         self.upstream = upstream
         self.senders = senders
         let extra = Set(extraNames)

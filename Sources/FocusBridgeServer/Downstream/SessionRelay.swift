@@ -19,16 +19,16 @@ import Logging
 /// processes only: nobody gains a way into the session who did not have one.
 final class SessionRelay {
     let name: String
-    private let connection: BusConnection
+    private let connection: VariantConnection
     /// The session bus connection that takes `Notify` (sd-bus): the service's calls and session.
-    private let session: SdBusConnection
-    private var subscription: SdBusConnection.Match?
+    private let session: MessageConnection
+    private var subscription: MessageConnection.Match?
     /// Calls relayed and not yet answered; past `maxInFlight` more are refused at once, so a
     /// hung service cannot make the bridge keep an unbounded pile of them.
     private var inFlight = 0
     static let maxInFlight = 64
 
-    private init(name: String, connection: BusConnection, session: SdBusConnection) {
+    private init(name: String, connection: VariantConnection, session: MessageConnection) {
         self.name = name
         self.connection = connection
         self.session = session
@@ -37,13 +37,13 @@ final class SessionRelay {
     /// Relays each of `names` from `session` onto the bus at `privateAddress`; a name that cannot
     /// be owned there is logged and left out. Call before the daemon starts: it looks for these
     /// services as it starts.
-    static func start(names: [String], privateAddress: String, session: SdBusConnection,
+    static func start(names: [String], privateAddress: String, session: MessageConnection,
                       logger: Logger) -> [SessionRelay] {
         var relays: [SessionRelay] = []
         var seen = Set<String>()
         for name in names where seen.insert(name).inserted {
             do {
-                let connection = try BusConnection.connect(address: privateAddress)
+                let connection = try VariantConnection.connect(address: privateAddress)
                 let relay = SessionRelay(name: name, connection: connection, session: session)
                 try relay.install()
                 relays.append(relay)

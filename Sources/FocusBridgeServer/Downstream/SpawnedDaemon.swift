@@ -34,7 +34,7 @@ final class SpawnedDaemon {
     private var processID: Int32 = 0
     /// Counts starts: an answer meant for an earlier process is not taken for the current one's.
     private var generation = 0
-    private var connection: BusConnection?
+    private var connection: VariantConnection?
     /// "cannot start X: reason" for each command given up on, kept after a fallback.
     private var givenUp: [String] = []
     /// Why no daemon serves, or which commands were given up on; nil while all is well.
@@ -56,7 +56,7 @@ final class SpawnedDaemon {
 
     /// Follows who owns the daemon's name on the private bus: a new owner that answers
     /// `GetCapabilities` is what "started" means.
-    func watch(_ connection: BusConnection, name: String) {
+    func watch(_ connection: VariantConnection, name: String) {
         self.connection = connection
         connection.watchName(name) { [weak self] owner in
             guard let self, let owner, self.process != nil, !self.served else { return }

@@ -15,10 +15,10 @@ import Glibc
 final class Bridge {
     static let ownAppName = "FocusBridge"
 
-    /// The session bus for the cold paths (`BusConnection`): who callers are, badges.
-    let bus: BusConnection
+    /// The session bus for the cold paths (`VariantConnection`): who callers are, badges.
+    let bus: VariantConnection
     /// The connection that owns `org.freedesktop.Notifications` (sd-bus): the signals to apps.
-    let notificationBus: SdBusConnection
+    let notificationBus: MessageConnection
     let senders: SenderDirectory
     let store: Store
     let logger: Logger
@@ -57,7 +57,7 @@ final class Bridge {
     /// Called when something `focusctl status` shows has changed.
     var stateChanged: () -> Void = {}
 
-    init(bus: BusConnection, notificationBus: SdBusConnection, downstream: Downstream, store: Store,
+    init(bus: VariantConnection, notificationBus: MessageConnection, downstream: Downstream, store: Store,
          settings: PolicySettings, clock: Clock = SystemClock(), logger: Logger) throws {
         self.bus = bus
         self.notificationBus = notificationBus

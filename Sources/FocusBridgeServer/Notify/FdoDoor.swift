@@ -13,7 +13,7 @@ enum FdoDoor {
     /// Serves the interface at its path on the sd-bus connection: the methods, Introspect (the
     /// embedded XML) and Properties (it has none). Peer is sd-bus's own; other interfaces are the
     /// passthrough's or unknown.
-    static func export(on bus: SdBusConnection, to bridge: Bridge) throws(DBusError) {
+    static func export(on bus: MessageConnection, to bridge: Bridge) throws(DBusError) {
         // The header is compared in place: no String per call for the interface or member.
         try bus.serve(path: Interface.path) { message in
             guard message.kind == .methodCall, message.hasMemberField else { return false }
@@ -259,7 +259,7 @@ enum NotifyHints: Sendable {
 /// The signals applications receive, each sent only to the connections holding the ID; never
 /// to the bridge itself (it holds its own digests and "N more" notifications).
 struct NotificationSignals {
-    let bus: SdBusConnection
+    let bus: MessageConnection
 
     func closed(_ id: UInt32, reason: CloseReason, to holders: [Caller]) {
         for holder in holders {

@@ -19,13 +19,13 @@ struct Sender {
 /// later calls from the same connection use the answer at once, and calls keep their order
 /// either way.
 final class SenderDirectory {
-    private let bus: BusConnection
+    private let bus: VariantConnection
     private var known: [String: Sender] = [:]
     private var waiting: [String: [(Sender) -> Void]] = [:]
     /// Called with the unique name of each connection that leaves the bus.
     var connectionLeft: (String) -> Void = { _ in }
 
-    init(bus: BusConnection) {
+    init(bus: VariantConnection) {
         self.bus = bus
         // Forget connections when they leave the bus (their unique names are never reused).
         bus.subscribe(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus",

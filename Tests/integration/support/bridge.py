@@ -38,7 +38,7 @@ class Bridge:
         self.state_home = Path(state_home)
         self.config_home = Path(config_home)
         # The connection owning org.freedesktop.Notifications (sd-bus: the hot path, the
-        # passthrough names), and the one owning the control name (`BusConnection`: Control1, the tray,
+        # passthrough names), and the one owning the control name (`VariantConnection`: Control1, the tray,
         # the badges, the session relays): docs/ARCHITECTURE.md, "Two connections".
         self.unique_name = None
         self.control_name = None

@@ -16,42 +16,42 @@ public struct Signal {
 /// A connection to a message bus for the cold paths: calls, signals and exported objects with
 /// `Variant` bodies (the control interface, the tray, the badges, logind, the sender look-ups).
 ///
-/// Over sd-bus (an `SdBusConnection` of its own, on the GLib main loop), with the manners D-Bus clients expect:
+/// Over sd-bus (a `MessageConnection` of its own, on the GLib main loop), with the manners D-Bus clients expect:
 /// an exported object answers `Introspect` from its interface's XML and
 /// `org.freedesktop.DBus.Properties`, refuses an unknown method (`UnknownMethod`) and arguments
 /// that do not match the XML (`InvalidArgs`); calls never start a service (no auto-start) and
 /// check the reply's type when one is given. Bodies are converted by `BusMessage+Variant`.
-public final class BusConnection {
-    private var connection: SdBusConnection
-    private var subscriptions: [UInt32: SdBusConnection.Match] = [:]
+public final class VariantConnection {
+    private var connection: MessageConnection
+    private var subscriptions: [UInt32: MessageConnection.Match] = [:]
     private var nextSubscription: UInt32 = 1
     /// Exported interfaces by object path, in the order exported.
     private var objects: [String: [ExportedInterface]] = [:]
 
-    private init(_ connection: SdBusConnection) { self.connection = connection }
+    private init(_ connection: MessageConnection) { self.connection = connection }
 
     /// Connects to `address` again, in place of this (closed) connection, so that everything
     /// holding this object uses the new one. Signal subscriptions, exported objects and close
     /// handlers stay with the old connection: set up again what is needed.
     public func reconnect(address: String) throws(DBusError) {
-        connection = try SdBusConnection.connect(address: address)
+        connection = try MessageConnection.connect(address: address)
         subscriptions = [:]
         objects = [:]
     }
 
     /// Connects to the bus at `address` (a message bus: Hello is sent, a unique name assigned).
-    public static func connect(address: String) throws(DBusError) -> BusConnection {
-        BusConnection(try SdBusConnection.connect(address: address))
+    public static func connect(address: String) throws(DBusError) -> VariantConnection {
+        VariantConnection(try MessageConnection.connect(address: address))
     }
 
     /// The session bus of `DBUS_SESSION_BUS_ADDRESS` (or the systemd user bus), as a private
     /// connection of our own.
-    public static func session() throws(DBusError) -> BusConnection {
+    public static func session() throws(DBusError) -> VariantConnection {
         try connect(address: BusAddress.session())
     }
 
     /// The system bus, when there is one.
-    public static func system() throws(DBusError) -> BusConnection {
+    public static func system() throws(DBusError) -> VariantConnection {
         try connect(address: BusAddress.system())
     }
 
@@ -254,7 +254,7 @@ final class ExportedInterface {
     }
 }
 
-extension BusConnection {
+extension VariantConnection {
     private static let propertiesInterface = "org.freedesktop.DBus.Properties"
     private static let introspectableInterface = "org.freedesktop.DBus.Introspectable"
 

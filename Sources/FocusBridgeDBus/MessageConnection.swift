@@ -2,13 +2,15 @@ import CGLib
 import CSystemd
 import FocusBridgeLoop
 
-/// A connection to a message bus over sd-bus, for the bus hot path: few instructions per call
-/// and no worker thread (docs/BENCHMARKS.md has the figures). It runs
+/// A connection to a message bus over sd-bus whose messages are typed `BusMessage`s, read and
+/// written in place: the bus hot path, few instructions per call and no worker thread
+/// (docs/BENCHMARKS.md has the figures). `VariantConnection` is the same bus with `Variant`
+/// bodies, for the cold paths. It runs
 /// on the GLib main loop (`SdBusSource`); every callback runs on the loop's thread.
 ///
 /// Typed throughout: messages are `BusMessage`s, errors `DBusError`s; nothing outside
 /// FocusBridgeDBus sees sd-bus.
-public final class SdBusConnection {
+public final class MessageConnection {
     let bus: OpaquePointer // sd_bus*, one reference owned
     private var source: SdBusSource?
     /// Slots (objects, filters, matches) live as long as the connection, with their closures.
@@ -30,7 +32,7 @@ public final class SdBusConnection {
     }
 
     /// Connects to the message bus at `address` (authenticates and says Hello: a unique name).
-    public static func connect(address: String) throws(DBusError) -> SdBusConnection {
+    public static func connect(address: String) throws(DBusError) -> MessageConnection {
         var bus: OpaquePointer?
         try check(sd_bus_new(&bus), "sd_bus_new")
         guard let bus else { throw DBusError(name: DBusError.failed, message: "sd_bus_new") }
@@ -46,12 +48,12 @@ public final class SdBusConnection {
             throw DBusError(name: DBusError.disconnected,
                             message: "cannot connect to \(address): \(String(cString: strerror(-result)))")
         }
-        return SdBusConnection(bus: bus)
+        return MessageConnection(bus: bus)
     }
 
     /// The session bus, found as GLib finds it (`DBUS_SESSION_BUS_ADDRESS`, else the systemd
     /// user bus), as a private connection of our own.
-    public static func session() throws(DBusError) -> SdBusConnection {
+    public static func session() throws(DBusError) -> MessageConnection {
         try connect(address: BusAddress.session())
     }
 
@@ -242,9 +244,9 @@ public final class SdBusConnection {
     // MARK: Names
 
     /// Asks the bus for a well-known name (RequestName, synchronously: start-up), with the
-    /// flags of the D-Bus specification, as `BusConnection.requestName`.
+    /// flags of the D-Bus specification, as `VariantConnection.requestName`.
     public func requestName(_ name: String, allowReplacement: Bool = false, replaceExisting: Bool = false,
-                            doNotQueue: Bool = true) throws(DBusError) -> BusConnection.NameRequestResult {
+                            doNotQueue: Bool = true) throws(DBusError) -> VariantConnection.NameRequestResult {
         let flags: UInt32 = (allowReplacement ? 1 : 0) | (replaceExisting ? 2 : 0) | (doNotQueue ? 4 : 0)
         let request = try busCall("RequestName")
         try request.append(name)

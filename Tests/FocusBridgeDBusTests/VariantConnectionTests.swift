@@ -4,9 +4,9 @@ import FocusBridgeTestSupport
 import Glibc
 import XCTest
 
-/// `BusConnection` (sd-bus with `Variant` bodies) on a real bus, answering as D-Bus clients expect:
+/// `VariantConnection` (sd-bus with `Variant` bodies) on a real bus, answering as D-Bus clients expect:
 /// Introspect from the XML, Properties checked against it, UnknownMethod and InvalidArgs.
-final class BusConnectionTests: XCTestCase {
+final class VariantConnectionTests: XCTestCase {
     private var bus: TestBus!
     static let path = "/org/example/Thing"
     static let xml = """
@@ -33,9 +33,9 @@ final class BusConnectionTests: XCTestCase {
     override func tearDown() { bus = nil }
 
     /// A served object and a client; the object's handler records what reached it.
-    private func served() throws -> (server: BusConnection, client: BusConnection, calls: () -> [String]) {
-        let server = try BusConnection.connect(address: bus.address)
-        let client = try BusConnection.connect(address: bus.address)
+    private func served() throws -> (server: VariantConnection, client: VariantConnection, calls: () -> [String]) {
+        let server = try VariantConnection.connect(address: bus.address)
+        let client = try VariantConnection.connect(address: bus.address)
         final class Seen { var calls: [String] = [] }
         let seen = Seen()
         try server.export(path: Self.path, interfaceXML: Self.xml, interface: "org.example.Thing") { call in
@@ -54,7 +54,7 @@ final class BusConnectionTests: XCTestCase {
         return (server, client, { seen.calls })
     }
 
-    private func call(_ client: BusConnection, _ server: BusConnection, _ interface: String, _ method: String,
+    private func call(_ client: VariantConnection, _ server: VariantConnection, _ interface: String, _ method: String,
                       _ arguments: Variant? = nil, replyType: String? = nil) -> Result<Variant, DBusError> {
         var result: Result<Variant, DBusError>?
         client.call(server.uniqueName, Self.path, interface, method, arguments, replyType: replyType) { result = $0 }
@@ -127,8 +127,8 @@ final class BusConnectionTests: XCTestCase {
     }
 
     func testSignalsReachSubscribersWithTheirArguments() throws {
-        let sender = try BusConnection.connect(address: bus.address)
-        let receiver = try BusConnection.connect(address: bus.address)
+        let sender = try VariantConnection.connect(address: bus.address)
+        let receiver = try VariantConnection.connect(address: bus.address)
         var heard: [String] = []
         let id = receiver.subscribe(interface: "org.example.Thing", member: "Changed") { signal in
             heard.append("\(signal.sender == sender.uniqueName) \(signal.path) \(signal.parameters.child(0).string ?? "")")
