@@ -313,7 +313,7 @@ public enum NotifyPipeline {
     private static let hexDigits = Array("0123456789abcdef")
 }
 
-/// A state database on tmpfs that held notifications go through, as in `Bridge.accept` (group
+/// A state database on tmpfs that held notifications go through, as in `Bridge.execute` (group
 /// commit) and `HeldRegistry.nextReplay` (payload read back).
 final class HeldStore: @unchecked Sendable {
     static let shared = HeldStore()
