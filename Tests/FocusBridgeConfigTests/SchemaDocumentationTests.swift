@@ -118,10 +118,10 @@ final class SchemaDocumentationTests: XCTestCase {
                 case .integer: XCTAssertEqual(notation, "Ar n", place)
                 case .string, .time: XCTAssertTrue(notation.hasPrefix("Qq Ar ") || notation.hasPrefix("Qo Ar "), place)
                 case .strings, .times, .tables: XCTAssertTrue(notation.hasPrefix("Bo "), place)
-                case .choices(let names):
+                case .oneOf(let names, many: true):
                     XCTAssertTrue(notation.hasPrefix("Bo "), place)
                     XCTAssertFalse(names.isEmpty, place)
-                case .choice(let names):
+                case .oneOf(let names, many: false):
                     XCTAssertEqual(Self.matches(#"Qo Cm (\S+) Qc"#, notation).map { $0[1] }, names, place)
                 }
             }
