@@ -55,7 +55,7 @@ final class FocusController {
         }
         guard let text, text != "null" else { return nil }
         guard let manual = try? JSONText.decode(ManualFocus.self, from: text), manual.isPlausible else {
-            logger.warning("the stored manual Focus is not valid (\(text.prefix(200))); it is discarded")
+            logger.warning("the stored manual Focus is not valid (\(text.prefix(200).escapingControlCharacters)); it is discarded")
             try? store.setSetting(.manualFocus, "null")
             return nil
         }
@@ -86,7 +86,7 @@ final class FocusController {
         if previous?.name != current?.name {
             if let current {
                 let until = current.until.map { " until \(Timestamp.string($0))" } ?? ""
-                logger.info("Focus \(current.name) on (\(current.reason ?? current.source.rawValue))\(until)")
+                logger.info("Focus \(current.name) on (\((current.reason ?? current.source.rawValue).escapingControlCharacters))\(until)")
             } else if let previous {
                 logger.info("Focus \(previous.name) off")
             }

@@ -161,9 +161,9 @@ final class Bridge {
         forwarder.handled(0, bytes: arguments.byteCount)
         received += 1
         if plan.tooHeavyToHold {
-            logger.warning("a notification of \(decision.app.key) weighs \(arguments.byteCount) bytes, more than a held one may (\(HeldNotification.maxPayloadBytes)); delivered now")
+            logger.warning("a notification of \(decision.app.key.escapingControlCharacters) weighs \(arguments.byteCount) bytes, more than a held one may (\(HeldNotification.maxPayloadBytes)); delivered now")
         }
-        logger.debug("notification \(id): \(decision.trace.joined(separator: "; "))")
+        logger.debug("notification \(id): \(decision.trace.joined(separator: "; ").escapingControlCharacters)")
         if plan.replacesHeld { held.remove([id]) }
         commit.answer(waiter, id: id, history: plan.history)
 
