@@ -195,6 +195,8 @@ final class ShareFolder {
                 logger.info("share: \(what) from \(change.device)")
             } else {
                 logger.warning("share: \(change.device) turned \(what), a Focus this device does not have; ignored")
+                ledger.notApplied(change.device, because: .unknownFocus)
+                save()
             }
         }
         if ownFileStale { writeOwn() }
