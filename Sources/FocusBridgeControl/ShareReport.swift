@@ -28,11 +28,15 @@ public struct ShareReport: Codable, Equatable, Sendable {
         public var version: String
         /// When this device's last change was first read here.
         public var seen: String
-        /// Whether it was applied here (false: a newer change had been made already).
+        /// Whether its last change was applied here.
         public var applied: Bool
+        /// Why its last change is not in effect here: `older` (a newer change had been made),
+        /// `unknown-focus` (a Focus this device does not have), `far-future` (stamped more than a
+        /// day ahead of this device's clock); null when applied or when it made none.
+        @Nullable public var ignored: String?
 
         enum CodingKeys: String, CodingKey {
-            case device, sequence, version, seen, applied
+            case device, sequence, version, seen, applied, ignored
             case lastChange = "last-change"
         }
 
@@ -43,6 +47,7 @@ public struct ShareReport: Codable, Equatable, Sendable {
             version = seen.version
             self.seen = Timestamp.string(seen.seen)
             applied = seen.applied
+            ignored = seen.applied || seen.change == nil ? nil : (seen.notApplied ?? .older).rawValue
         }
     }
 

@@ -278,16 +278,30 @@ public struct ShareLedger: Equatable, Codable, Sendable {
         public var version: String
         /// When this sequence was first read here (this device's clock).
         public var seen: Instant
-        /// Whether that change was applied here (false: older than a change taken here).
+        /// Whether that change was applied here.
         public var applied: Bool
+        /// Why a change it made was not applied; nil when applied or when it made none yet.
+        public var notApplied: NotApplied?
 
-        public init(sequence: UInt64, change: SharedChange?, version: String, seen: Instant, applied: Bool) {
+        public init(sequence: UInt64, change: SharedChange?, version: String, seen: Instant, applied: Bool,
+                    notApplied: NotApplied? = nil) {
             self.sequence = sequence
             self.change = change
             self.version = version
             self.seen = seen
             self.applied = applied
+            self.notApplied = notApplied
         }
+    }
+
+    /// Why another device's change is not in effect here (`focusctl share status`).
+    public enum NotApplied: String, Equatable, Codable, Sendable {
+        /// A newer change had been taken here (this device's own, or another device's).
+        case older
+        /// It turns on a Focus this device does not have.
+        case unknownFocus = "unknown-focus"
+        /// Stamped more than `SharedFocus.maxSkew` ahead of this device's clock.
+        case farFuture = "far-future"
     }
 
     public init() {}
@@ -376,10 +390,12 @@ public struct ShareLedger: Equatable, Codable, Sendable {
             }
             if key.changed.timeIntervalSince(now) > SharedFocus.maxSkew {
                 outcome.ignored[record.device] = .farFuture
+                devices[record.device]?.notApplied = .farFuture
                 continue
             }
             if let newest, key <= newest {
                 outcome.ignored[record.device] = .older
+                devices[record.device]?.notApplied = .older
                 continue
             }
             candidates.append(record)
@@ -387,11 +403,21 @@ public struct ShareLedger: Equatable, Codable, Sendable {
         guard let best = candidates.max(by: { $0.key! < $1.key! }), let change = best.change, let key = best.key else {
             return outcome
         }
-        for other in candidates where other.device != best.device { outcome.ignored[other.device] = .older }
+        for other in candidates where other.device != best.device {
+            outcome.ignored[other.device] = .older
+            devices[other.device]?.notApplied = .older
+        }
         newest = key
         devices[best.device]?.applied = true
         outcome.apply = SharedApply(device: best.device, focus: change.focus, since: min(change.since, now), until: change.until)
         return outcome
+    }
+
+    /// The change of `device` just applied could not be (a Focus this device does not have):
+    /// `share status` says it is ignored and why.
+    public mutating func notApplied(_ device: String, because reason: NotApplied) {
+        devices[device]?.applied = false
+        devices[device]?.notApplied = reason
     }
 
     /// Forgets a device (`focusctl share forget`); false when it was not known.

@@ -55,3 +55,43 @@ extension StringProtocol {
         return text
     }
 }
+
+extension StringProtocol {
+    /// The text with every control character written out, so that printing or logging text from
+    /// outside (an app name, a summary, another device's file) can neither send a terminal a
+    /// command (a window title, a clipboard write, a cleared screen, a row overwritten) nor start
+    /// a new line of its own: ESC is `\e`, CR `\r`, LF `\n`, tab `\t`, and every other C0
+    /// character, DEL and the C1 controls (U+0080–U+009F) `\xHH`, the code point in two hex
+    /// digits. Everything else is itself (a backslash too). The notation is focusctl(1)'s, and
+    /// this is the one place that makes it.
+    public var escapingControlCharacters: String {
+        var text = String(self)
+        let clean = text.withUTF8 { bytes in
+            // A C1 control is U+0080–U+009F: 0xC2 then 0x80–0x9F in UTF-8.
+            var afterC2 = false
+            for byte in bytes {
+                if byte < 0x20 || byte == 0x7F || (afterC2 && byte <= 0x9F) { return false }
+                afterC2 = byte == 0xC2
+            }
+            return true
+        }
+        if clean { return text }
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 8)
+        let hex = Array("0123456789abcdef")
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x1B: out += "\\e"
+            case 0x0D: out += "\\r"
+            case 0x0A: out += "\\n"
+            case 0x09: out += "\\t"
+            case 0..<0x20, 0x7F...0x9F:
+                out += "\\x"
+                out.append(hex[Int(scalar.value >> 4)])
+                out.append(hex[Int(scalar.value & 0xF)])
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

@@ -83,13 +83,13 @@ struct AppCommand: ParsableCommand {
                                            .tuple([.string(name), .string(words[0]), .string(words[1]), .bool(new)]))
         }
         if output.json { return print(text) }
-        print(report.message)
+        print(report.message.escapingControlCharacters)
     }
 
     static func show(_ app: AppReport) {
-        print("\(app.app): \(app.total) notification(s) in the last \(AppReport.days) days"
+        print(("\(app.app): \(app.total) notification(s) in the last \(AppReport.days) days"
               + (app.decisions.isEmpty ? "" : " (" + app.decisions.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
-                    .joined(separator: ", ") + ")"))
+                    .joined(separator: ", ") + ")")).escapingControlCharacters)
         var rows: [[String]] = []
         for key in AppReport.keys { if let setting = app.settings[key] { rows.append(["  \(key)", setting.text]) } }
         print(Table.render(rows))
@@ -140,8 +140,9 @@ struct MuteCommand: ParsableCommand {
         let (report, text) = client.report(AppChangeReport.self, .mute,
                                            .tuple([.string(name), .double(until.timeIntervalSince1970), .bool(new)]))
         if output.json { return print(text) }
-        print("\(report.app.app) is muted until \(LocalTime.string(until)): its notifications are recorded, never shown "
-              + "(critical ones still break through). focusctl unmute \(report.app.app) ends it.")
+        let app = report.app.app.escapingControlCharacters
+        print("\(app) is muted until \(LocalTime.string(until)): its notifications are recorded, never shown "
+              + "(critical ones still break through). focusctl unmute \(app) ends it.")
     }
 }
 
@@ -157,6 +158,6 @@ struct UnmuteCommand: ParsableCommand {
     func run() throws {
         let (report, text) = ControlClient().report(AppChangeReport.self, .unmute, .tuple([.string(name)]))
         if output.json { return print(text) }
-        print(report.message)
+        print(report.message.escapingControlCharacters)
     }
 }

@@ -72,7 +72,8 @@ struct ControlClient {
     }
 
     static func fail(_ message: String, code: Int32) -> Never {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        // The bridge's error names what a caller sent (an app name): shown as text.
+        FileHandle.standardError.write(Data((message.escapingControlCharacters + "\n").utf8))
         exit(code)
     }
 }

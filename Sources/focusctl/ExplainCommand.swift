@@ -98,7 +98,7 @@ struct ExplainCommand: ParsableCommand {
         }
         print(Self.render(result))
         if !assumed.isEmpty {
-            print("Assumed (not given):\n" + assumed.map { "  - " + $0 }.joined(separator: "\n"))
+            print("Assumed (not given):\n" + assumed.map { "  - " + $0.escapingControlCharacters }.joined(separator: "\n"))
         }
     }
 
@@ -133,7 +133,7 @@ struct ExplainCommand: ParsableCommand {
             rows.append(["Fate", fate])
             lines.append(Table.render(rows))
             lines.append("Why then:")
-            lines += then.trace.enumerated().map { "  \($0.offset + 1). \($0.element)" }
+            lines += then.trace.enumerated().map { "  \($0.offset + 1). \($0.element.escapingControlCharacters)" }
         } else {
             rows.append(["Decision", "\(report.decision), level \(report.level)"])
             rows.append(["Fate", fate])
@@ -141,9 +141,9 @@ struct ExplainCommand: ParsableCommand {
             lines.append("Received before focus-bridge kept hints, actions and the Focus of each notification: "
                          + "\"now\" is decided from its app, summary and body alone.")
         }
-        lines.append("Now it would be: \(report.now.decision), level \(report.now.level)")
+        lines.append("Now it would be: \(report.now.decision), level \(report.now.level)".escapingControlCharacters)
         lines.append("Why now:")
-        lines += report.now.trace.enumerated().map { "  \($0.offset + 1). \($0.element)" }
+        lines += report.now.trace.enumerated().map { "  \($0.offset + 1). \($0.element.escapingControlCharacters)" }
         return lines.joined(separator: "\n")
     }
 
@@ -160,7 +160,7 @@ struct ExplainCommand: ParsableCommand {
             ["Actions", actions.isEmpty ? "none" : actions.joined(separator: " ")],
         ]
         if let person = result.communication?.person { rows.insert(["From", person], at: 1) }
-        let trace = result.trace.enumerated().map { "  \($0.offset + 1). \($0.element)" }
+        let trace = result.trace.enumerated().map { "  \($0.offset + 1). \($0.element.escapingControlCharacters)" }
         return Table.render(rows) + "\nWhy:\n" + trace.joined(separator: "\n")
     }
 }

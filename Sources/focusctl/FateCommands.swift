@@ -18,7 +18,7 @@ enum NotificationIDText {
 /// Calls one of the fate methods and prints what it did (or its JSON).
 private func act(_ method: Control1Method, _ arguments: Variant?, json: Bool) {
     let (report, text) = ControlClient().report(FateActionReport.self, method, arguments)
-    print(json ? text : report.message)
+    print(json ? text : report.message.escapingControlCharacters)
 }
 
 /// `focusctl show ID`.

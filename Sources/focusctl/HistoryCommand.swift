@@ -34,7 +34,7 @@ struct HistoryCommand: ParsableCommand {
             return
         }
         guard !entries.isEmpty else {
-            print(app.isEmpty ? "No notifications yet." : "No notifications from \(app).")
+            print(app.isEmpty ? "No notifications yet." : "No notifications from \(app.escapingControlCharacters).")
             return
         }
         let rows = entries.map { entry -> [String] in

@@ -37,9 +37,20 @@ struct ShareStatusCommand: ParsableCommand {
         for device in report.devices {
             devices.append([device.device, device.lastChange.map(Self.describe) ?? "none yet",
                             Timestamp.parse(device.seen).map { LocalTime.string($0) } ?? device.seen,
-                            device.applied ? "yes" : device.lastChange == nil ? "-" : "no (a newer change was made)"])
+                            Self.applied(device)])
         }
         print("\n" + Table.render(devices))
+    }
+
+    /// Whether the device's last change is in effect here, and why not.
+    static func applied(_ device: ShareReport.Device) -> String {
+        if device.applied { return "yes" }
+        guard let change = device.lastChange else { return "-" }
+        switch device.ignored {
+        case "unknown-focus": return "no: ignored, this device has no Focus \"\(change.focus ?? "")\""
+        case "far-future": return "no: ignored, stamped more than a day ahead of this clock"
+        default: return "no: a newer change was made"
+        }
     }
 
     /// "work on until 17:30, made 12:00" / "Focus off, made 12:05".

@@ -25,7 +25,7 @@ struct SummaryCommand: ParsableCommand {
             let next = summary.next.flatMap(Timestamp.parse).map { LocalTime.string($0) } ?? "none scheduled"
             print("Next summary: \(next); \(summary.count) notification\(summary.count == 1 ? "" : "s") held for it.")
             if let body = summary.digest?.body {
-                print(body.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+                print(body.split(separator: "\n").map { "  " + $0.escapingControlCharacters }.joined(separator: "\n"))
             }
         }
     }

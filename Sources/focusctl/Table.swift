@@ -1,8 +1,12 @@
+import FocusBridgeCore
 import Foundation
 
-/// Short, aligned columns for people (JSON is for programs).
+/// Short, aligned columns for people (JSON is for programs). Every cell is shown with its
+/// control characters escaped (`escapingControlCharacters`): a cell is one line of text, never
+/// a terminal command.
 enum Table {
-    static func render(_ rows: [[String]]) -> String {
+    static func render(_ unescaped: [[String]]) -> String {
+        let rows = unescaped.map { $0.map(\.escapingControlCharacters) }
         let widths = rows.reduce(into: [Int]()) { widths, row in
             for (index, cell) in row.enumerated() {
                 if index >= widths.count { widths.append(0) }

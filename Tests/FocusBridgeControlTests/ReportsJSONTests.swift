@@ -135,8 +135,12 @@ final class ReportsFoundationTests: XCTestCase {
         var ledger = ShareLedger()
         ledger.devices["laptop"] = .init(sequence: 3, change: SharedChange(focus: "work", since: at, until: nil, changed: at),
                                          version: "0.9", seen: at, applied: true)
+        ledger.devices["phone"] = .init(sequence: 1, change: SharedChange(focus: "gym", since: at, until: nil, changed: at),
+                                        version: "0.9", seen: at, applied: false, notApplied: .unknownFocus)
         try check(ledger)
         try check(ShareReport(folder: "/home/me/Sync", device: "desk", problem: nil, ledger: ledger))
+        let devices = ShareReport(folder: "/s", device: "desk", problem: nil, ledger: ledger).devices
+        XCTAssertEqual(devices.map(\.ignored), [nil, "unknown-focus"], "applied: null; not: why")
         try check(WindowReport(source: "sway", problem: nil, state: WindowState(focused: FocusedWindow(names: ["firefox"], processID: 42))))
         try check(ManualFocus(state: .on("work"), since: at, until: at + 60, device: "laptop"))
         try check(ManualFocus(state: .off, since: at, until: nil))

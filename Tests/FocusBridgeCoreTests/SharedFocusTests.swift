@@ -174,9 +174,23 @@ final class SharedFocusTests: XCTestCase {
         XCTAssertNil(outcome.apply)
         XCTAssertEqual(outcome.ignored, ["laptop": .older])
         XCTAssertEqual(ledger.devices["laptop"]?.applied, false, "seen, not applied")
+        XCTAssertEqual(ledger.devices["laptop"]?.notApplied, .older)
         XCTAssertEqual(ledger.devices["laptop"]?.sequence, 1)
         // One made after is.
         XCTAssertEqual(ledger.merge([record("laptop", 2, "dnd", changed: 130)], ownDevice: "desk", at: at(131)).apply?.focus, "dnd")
+    }
+
+    func testAChangeThisDeviceCannotApplyIsToldIgnoredWithWhy() {
+        var ledger = ShareLedger()
+        let outcome = ledger.merge([record("laptop", 1, "gym", changed: 10)], ownDevice: "desk", at: at(11))
+        XCTAssertEqual(outcome.apply?.focus, "gym")
+        XCTAssertEqual(ledger.devices["laptop"]?.applied, true)
+        ledger.notApplied("laptop", because: .unknownFocus)
+        XCTAssertEqual(ledger.devices["laptop"]?.applied, false)
+        XCTAssertEqual(ledger.devices["laptop"]?.notApplied, .unknownFocus)
+        // Stamped far ahead: seen, ignored, and why.
+        _ = ledger.merge([record("tablet", 1, "work", changed: 11 + 2 * SharedFocus.maxSkew)], ownDevice: "desk", at: at(12))
+        XCTAssertEqual(ledger.devices["tablet"]?.notApplied, .farFuture)
     }
 
     func testThisDevicesOwnFileIsNeverApplied() {

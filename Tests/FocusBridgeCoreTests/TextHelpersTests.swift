@@ -26,4 +26,28 @@ final class TextHelpersTests: XCTestCase {
                            text.replacingOccurrences(of: target, with: replacement))
         }
     }
+
+    func testEscapingControlCharactersWritesEachOneOut() {
+        XCTAssertEqual("\u{1B}]0;title\u{07}".escapingControlCharacters, "\\e]0;title\\x07")
+        XCTAssertEqual("a\rb\nc\td".escapingControlCharacters, "a\\rb\\nc\\td")
+        XCTAssertEqual("\u{00}\u{1F}\u{7F}".escapingControlCharacters, "\\x00\\x1f\\x7f")
+        // C1 controls (CSI is U+009B), not the letters around them that share their lead byte
+        XCTAssertEqual("\u{9B}2J \u{80}\u{9F}".escapingControlCharacters, "\\x9b2J \\x80\\x9f")
+        XCTAssertEqual("\u{A0}é€😀".escapingControlCharacters, "\u{A0}é€😀")
+    }
+
+    func testEscapingLeavesTextWithoutControlsAsItIs() {
+        for text in ["", "Mail", "C:\\path\\e", "Ünïcödé ¢ 𝄞", String(repeating: "x", count: 1000)] {
+            XCTAssertEqual(text.escapingControlCharacters, text)
+        }
+        XCTAssertEqual(Substring("a\u{1B}b").escapingControlCharacters, "a\\eb")
+    }
+
+    func testEscapedTextHoldsNoControlCharacter() {
+        var all = ""
+        for value in 0...0x2FF { all.unicodeScalars.append(Unicode.Scalar(value)!) }
+        let escaped = all.escapingControlCharacters
+        XCTAssertFalse(escaped.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+        XCTAssertFalse(escaped.contains("\n"))
+    }
 }

@@ -12,7 +12,7 @@ from support.clients import settle
 from support.focus import s
 from support.focusctl import fc_ok
 from support.names import NOTIF_IFACE, NOTIF_NAME, NOTIF_PATH
-from support.waiting import pump_until
+from support.waiting import pump_until, wait_until
 
 TEST_TIMEOUT = 40
 
@@ -171,6 +171,50 @@ def test_an_app_that_publishes_its_own_badge_is_left_alone(focus_bridge, fake_da
         telegram.conn.emit_signal(None, "/x", LAUNCHER_IFACE, "Update", params)
     telegram.round_trip()
     assert b.alive()
+
+
+FORGER = """
+import sys
+from gi.repository import Gio, GLib
+conn = Gio.DBusConnection.new_for_address_sync(
+    sys.argv[1], Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION)
+conn.emit_signal(None, "/com/canonical/unity/launcherentry/9", "com.canonical.Unity.LauncherEntry", "Update",
+                 GLib.Variant("(sa{sv})", (sys.argv[2], {"count": GLib.Variant("x", 0),
+                                                        "count-visible": GLib.Variant("b", False)})))
+conn.flush_sync(None)
+print(conn.get_unique_name(), flush=True)
+sys.stdin.read()
+"""
+
+
+def test_a_forged_update_from_another_process_does_not_take_the_badge(focus_bridge, fake_daemon, client, dock,
+                                                                       bus, procs):
+    """Any connection can send an Update naming any app: one from a process that never sent
+    that app's notifications (a forger, still on the bus when the bridge asks who it is) is
+    ignored, and the bridge keeps publishing the app's count."""
+    import select
+    import subprocess
+    import sys
+    b = focus_bridge("")
+    mail(client, "first")
+    dock.wait_count(MAIL_URI, 1)
+    forger = procs.spawn([sys.executable, "-c", FORGER, bus.address, MAIL_URI],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert select.select([forger.stdout], [], [], 10)[0], "the forger said nothing in 10 s"
+        name = forger.stdout.readline().strip()
+        assert name.startswith(":"), "the forger did not connect"
+        # the dock saw the forged 0; the bridge got it no later than a call made after that
+        dock.wait_count(MAIL_URI, 0)
+        client.status()
+        mail(client, "second")
+        sender, _, _, _ = dock.wait_count(MAIL_URI, 2)
+        assert sender == b.control_name
+        said = "an Update for org.example.Mail from %s" % name
+        wait_until(lambda: said in b.stderr(), 5, message="the log never said: " + said)
+    finally:
+        forger.stdin.close()
+        forger.wait(10)
 
 
 def test_badges_turned_off_on_reload_go_to_zero(focus_bridge, fake_daemon, client, dock, config, focusctl):

@@ -339,3 +339,44 @@ def test_a_signal_ends_focusctl_while_the_bridge_does_not_answer(bus, tmp_path):
     finally:
         os.kill(owner.pid, signal.SIGKILL)
         owner.wait()
+
+
+# --------------------------------------------------------------------------- text, not terminal commands
+EVIL_APP = "Mail\x1b]0;owned\x07\rX"
+EVIL_SUMMARY = "Hi\x1b]52;c;cHduZWQ=\x07\rover\nwritten\x1b[2J\x9b2J\x7f"
+# every control character but the line ends and tabs of focusctl's own layout
+RAW_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def test_what_focusctl_prints_is_text_not_terminal_commands(focus_bridge, client, focusctl, fake_daemon):
+    """An app name and a summary with ESC ] 0 (window title), OSC 52 (clipboard), CR and a
+    newline: every human output shows them escaped (focusctl(1), TEXT FROM OUTSIDE), one row
+    stays one line, and --json keeps the text itself."""
+    b = focus_bridge('[summary]\ntimes = ["%s"]\n[apps."news"]\ndelivery = "summary"\n' % far_time())
+    shown = client.notify(EVIL_SUMMARY, "body\x1b[31m", app=EVIL_APP)
+    held = client.notify(EVIL_SUMMARY, app="news")
+    wait_until(lambda: json.loads(fc_ok(focusctl, "status", "--json").stdout)["counts"]["held-summary"] == 1, 5)
+    outputs = {}
+    for args in [("history",), ("apps",), ("app", EVIL_APP), ("explain", str(shown)), ("explain", str(held)),
+                 ("summary",), ("status",), ("explain", "--app", EVIL_APP, "--summary", EVIL_SUMMARY),
+                 ("show", str(held))]:
+        r = fc_ok(focusctl, *args)
+        outputs[args] = r.stdout
+        assert not RAW_CONTROLS.search(r.stdout + r.stderr), "focusctl %s printed raw: %r" % (args, r.stdout)
+    history = outputs[("history",)]
+    assert "Mail\\e]0;owned\\x07\\rX" in history and "Hi\\e]52;c;cHduZWQ=\\x07\\rover written\\e[2J\\x9b2J\\x7f" in history, history
+    assert len(history.splitlines()) == 3, "a row was broken in two:\n" + history
+    assert "Mail\\e]0;owned\\x07\\rX" in outputs[("apps",)]
+    assert "\\e]52;c;" in outputs[("explain", str(shown))] and "\\e]52;c;" in outputs[("summary",)]
+    # an error naming what was sent is a sentence too
+    r = focusctl("app", "Nope\x1b]0;x\x07", "reset")
+    assert not RAW_CONTROLS.search(r.stdout + r.stderr), repr(r.stderr)
+    # JSON keeps the text (escaped by JSON itself)
+    rows = json.loads(fc_ok(focusctl, "history", "--json").stdout)
+    assert {r["app"] for r in rows} >= {EVIL_APP} and EVIL_SUMMARY in {r["summary"] for r in rows}
+    # nor does the bridge's log carry them raw (the app's choices, mutes and sentences name it)
+    fc_ok(focusctl, "mute", EVIL_APP, "--for", "1h")
+    fc_ok(focusctl, "unmute", EVIL_APP)
+    log = b.stderr()
+    assert "Mail\\e]0;owned\\x07\\rX muted until" in log, log
+    assert not RAW_CONTROLS.search(log), repr(log)

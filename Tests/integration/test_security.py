@@ -255,3 +255,57 @@ def test_control_interface_refuses_other_users(bridge_factory, config, make_clie
             assert "denied" in said or "own user" in said, "focusctl does not say why: %r" % r.stderr
         assert focusctl("status").returncode == 0
 
+
+
+# --------------------------------------------------------------------------- the tray switch
+def gdbus_tray(bus, dest, path, method, args):
+    return ["gdbus", "call", "--address", bus.address, "--dest", dest, "--object-path", path,
+            "--method", method, "--", *args]
+
+
+def test_the_tray_switch_answers_its_own_user_only(bridge_factory, config, make_client, bus, focusctl):
+    """The tooltip and the menu tell the Focus, the mutes and what is held, and the menu changes
+    them: another user gets AccessDenied for each, as from Control1."""
+    from support.tray import ITEM_IFACE, ITEM_PATH, MENU_IFACE, MENU_PATH, PROPS, FakeWatcher
+    if not shutil.which("gdbus"):
+        pytest.skip("gdbus not installed")
+    config(FOCUS_CONFIG)
+    b = bridge_factory("log")
+    watcher = FakeWatcher(bus.address)
+    try:
+        sender, _ = watcher.wait_registration()
+        c = make_client()
+        wait_connected(c)
+        c.notify("private", "only my user may read this", app="Secret")
+        env = session_env(bus.address)
+        calls = [
+            (ITEM_PATH, PROPS + ".GetAll", ["'%s'" % ITEM_IFACE]),
+            (ITEM_PATH, PROPS + ".Get", ["'%s'" % ITEM_IFACE, "'ToolTip'"]),
+            (ITEM_PATH, ITEM_IFACE + ".Activate", ["0", "0"]),
+            (ITEM_PATH, ITEM_IFACE + ".SecondaryActivate", ["0", "0"]),
+            (MENU_PATH, PROPS + ".GetAll", ["'%s'" % MENU_IFACE]),
+            (MENU_PATH, MENU_IFACE + ".GetLayout", ["0", "-1", "@as []"]),
+            (MENU_PATH, MENU_IFACE + ".GetGroupProperties", ["@ai []", "@as []"]),
+            (MENU_PATH, MENU_IFACE + ".AboutToShow", ["0"]),
+            (MENU_PATH, MENU_IFACE + ".Event", ["2", "'clicked'", "<''>", "uint32 0"]),
+            (MENU_PATH, MENU_IFACE + ".Event", ["100", "'clicked'", "<''>", "uint32 0"]),
+        ]
+        # the bridge's own user is answered
+        for path, method, args in calls[:2] + calls[4:8]:
+            r = run(gdbus_tray(bus, sender, path, method, args), env)
+            assert r.returncode == 0, (method, r.stderr)
+        refused, allowed = [], []
+        for path, method, args in calls:
+            r = run_as_nobody(gdbus_tray(bus, sender, path, method, args), env)
+            if r.returncode == 0:
+                allowed.append((method, r.stdout.strip()[:200]))
+            elif "org.freedesktop.DBus.Error.AccessDenied" not in r.stderr:
+                refused.append((method, r.stderr.strip()[:200]))
+        assert not allowed, "the tray switch answered user nobody: %r" % allowed
+        assert not refused, "refused, but not with org.freedesktop.DBus.Error.AccessDenied: %r" % refused
+        # nothing nobody clicked happened
+        st = c.status()
+        assert st["silent"] is False and st["focus"] is None, st
+        assert b.alive()
+    finally:
+        watcher.close()

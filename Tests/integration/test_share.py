@@ -530,3 +530,41 @@ def test_two_bridges_share_focus_through_two_syncthings(tmp_path, devices, synct
     for folder in folders.values():
         assert sorted(p.name for p in folder.iterdir() if not p.name.startswith(".st")) == ["desk.json", "laptop.json"], \
             sorted(p.name for p in folder.iterdir())
+
+
+# --------------------------------------------------------------------------- text from another device
+RAW_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def test_a_focus_this_device_lacks_is_shown_ignored_and_its_text_escaped(tmp_path, devices):
+    """Another device's file names a Focus this one does not have, with terminal commands in
+    it: `share status` says it is ignored and why (not "applied"), and neither the table nor
+    the log carries a control character raw (a newline in a field starts no log line)."""
+    folder = tmp_path / "sync"
+    folder.mkdir()
+    desk = devices("desk", folder).start()
+    evil = "gym\x1b]0;pwned\x07\r\nforged\x9b2J"
+    write_like_a_sync_engine(folder, "laptop.json", record("laptop", 1, evil, now()))
+    write_like_a_sync_engine(folder, "tablet.json", dict(record("tablet", 1, "work", now()),
+                                                         since="\x1b[2J\x1b]52;c;cHduZWQ=\x07"))
+    wait_until(lambda: "laptop" in {d["device"] for d in desk.share()["devices"]}, timeout=10 * SLOWDOWN,
+               interval=0.05, message="desk read laptop.json")
+    assert desk.focus() is None
+    laptop = {d["device"]: d for d in desk.share()["devices"]}["laptop"]
+    assert laptop["applied"] is False and laptop["ignored"] == "unknown-focus", laptop
+    assert laptop["last-change"]["focus"] == evil   # JSON keeps the text, escaped by JSON itself
+
+    table = desk.ctl("share", "status")
+    assert not RAW_CONTROLS.search(table), repr(table)
+    row = next(line for line in table.splitlines() if line.startswith("laptop"))
+    assert "gym\\e]0;pwned\\x07\\r\\nforged\\x9b2J on" in row, row
+    assert "no: ignored, this device has no Focus" in row and "yes" not in row.split("made")[-1], row
+
+    wait_until(lambda: "tablet.json" in desk.log_text(), timeout=10 * SLOWDOWN, interval=0.05,
+               message="the complaint about tablet.json")
+    log = desk.log_text()
+    assert not RAW_CONTROLS.search(log), repr(log[-2000:])
+    assert 'share: laptop turned "gym\\e]0;pwned\\x07\\r\\nforged\\x9b2J" on, a Focus this device does not have; ignored' \
+        in log, log[-2000:]
+    assert "\\e[2J\\e]52;c;" in log, log[-2000:]
+    assert not any(line.startswith("forged") for line in log.splitlines()), "a field started a log line"

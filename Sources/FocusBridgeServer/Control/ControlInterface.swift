@@ -67,6 +67,8 @@ final class ControlInterface {
             call.fail(DBusError(name: Self.invalidRequest, message: error.description))
         } catch let error as FocusController.Refused {
             call.fail(DBusError(name: Self.invalidRequest, message: error.description))
+        } catch let error as FocusController.NotANumber {
+            call.fail(DBusError(name: DBusError.invalidArgs, message: error.description))
         } catch let error as Refused {
             call.fail(DBusError(name: Self.invalidRequest, message: error.description))
         } catch {
@@ -99,7 +101,9 @@ final class ControlInterface {
         case .explain:
             call.reply(.tuple([.string(try explain(arguments.child(0).string ?? ""))]))
         case .focusOn:
-            // 0 means no duration; anything else must be a sane one (NaN, inf, negative refused).
+            // 0 means no duration; anything else must be a sane one (NaN and infinity are
+            // invalid arguments; negative and too long refused). One too short to outlast the
+            // call is answered: the status then says no Focus is on.
             let seconds = arguments.child(1).double ?? 0
             let until = arguments.child(2).string ?? ""
             let ended = try focusChange {
@@ -124,7 +128,7 @@ final class ControlInterface {
             }
             call.reply()
         case .deliverSummary:
-            call.reply(.tuple([.uint32(UInt32(bridge.deliverSummary()))]))
+            call.reply(.tuple([.uint32(UInt32(clamping: bridge.deliverSummary()))]))
         case .explainNotification:
             call.reply(.tuple([.string(JSONText.encode(try bridge.explainNotification(arguments.child(0).uint32 ?? 0)))]))
         case .show:

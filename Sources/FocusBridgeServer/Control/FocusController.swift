@@ -31,6 +31,11 @@ final class FocusController {
         let description: String
     }
 
+    /// A value that is no number of seconds at all (NaN, infinity): the arguments are invalid.
+    struct NotANumber: Error, CustomStringConvertible {
+        let description: String
+    }
+
     init(bridge: Bridge, store: Store, clock: Clock = SystemClock(), timeZone: TimeZoneRules = SystemTimeZone.current(), logger: Logger) {
         self.bridge = bridge
         self.store = store
@@ -50,7 +55,7 @@ final class FocusController {
         }
         guard let text, text != "null" else { return nil }
         guard let manual = try? JSONText.decode(ManualFocus.self, from: text), manual.isPlausible else {
-            logger.warning("the stored manual Focus is not valid (\(text.prefix(200))); it is discarded")
+            logger.warning("the stored manual Focus is not valid (\(text.prefix(200).escapingControlCharacters)); it is discarded")
             try? store.setSetting(.manualFocus, "null")
             return nil
         }
@@ -81,7 +86,7 @@ final class FocusController {
         if previous?.name != current?.name {
             if let current {
                 let until = current.until.map { " until \(Timestamp.string($0))" } ?? ""
-                logger.info("Focus \(current.name) on (\(current.reason ?? current.source.rawValue))\(until)")
+                logger.info("Focus \(current.name) on (\((current.reason ?? current.source.rawValue).escapingControlCharacters))\(until)")
             } else if let previous {
                 logger.info("Focus \(previous.name) off")
             }
@@ -134,10 +139,15 @@ final class FocusController {
 
     // MARK: Manual control
 
-    /// `focusctl focus on NAME [--for D] [--until T]`.
-    func turnOn(_ name: String, duration: Double?, until: String?) throws -> ActiveFocus {
+    /// `focusctl focus on NAME [--for D] [--until T]`. The Focus on afterwards: nil when the
+    /// change has already ended (a duration of a microsecond, an `--until` reached meanwhile),
+    /// which the answer then says.
+    func turnOn(_ name: String, duration: Double?, until: String?) throws -> ActiveFocus? {
         guard let focus = bridge.settings.focus(named: name) else {
             throw Refused(description: FocusProfile.unknownSentence(name, known: bridge.settings.profiles))
+        }
+        if let duration, !duration.isFinite {
+            throw NotANumber(description: Self.finiteSentence)
         }
         if let duration, !TimeBounds.isAcceptableDuration(duration) {
             throw Refused(description: Self.durationSentence)
@@ -153,10 +163,11 @@ final class FocusController {
         setManual(change)
         evaluate()
         changedByHand(change, end != nil || duration != nil)
-        return bridge.activeFocus!
+        return bridge.activeFocus
     }
 
     static let durationSentence = "a Focus can be turned on for more than 0 seconds and at most 366 days."
+    static let finiteSentence = "the duration of a Focus is a finite number of seconds (more than 0, at most 366 days), not NaN or infinity."
 
     /// `focusctl focus off`.
     func turnOff() {

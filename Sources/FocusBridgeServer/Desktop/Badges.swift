@@ -12,7 +12,10 @@ import Logging
 /// Only apps with a known desktop entry get a badge (a dock has nothing to put it on otherwise):
 /// the `desktop-entry` hint, the desktop ID the sending process tells, or an app name that is
 /// a desktop ID installed in the XDG data folders. An app that sends its own `Update` signals
-/// (Telegram, Thunderbird) is left alone from then on.
+/// (Telegram, Thunderbird) is left alone from then on — the app itself: an `Update` is taken
+/// from a connection or process that sent notifications counted for that desktop ID, or from a
+/// process whose sandbox or systemd scope names it. Any other connection can send an `Update`
+/// naming any app; the bridge keeps that app's badge, so that nobody else can blank it.
 final class Badges {
     static let path = "/org/focusbridge/LauncherEntry"
     static let interface = "com.canonical.Unity.LauncherEntry"
@@ -23,9 +26,33 @@ final class Badges {
     private var settings: PolicySettings
     private var desktopEntries = DesktopEntries()
     private var scheduled = false
+    private let directory: SenderDirectory
+    /// The connections and processes that sent the notifications counted for each desktop ID
+    /// (lowercased), the latest few: those an `Update` for that app is taken from.
+    private var sources: [String: Sources] = [:]
+    /// Desktop IDs an `Update` from someone else was said in the log for (once each).
+    private var saidIgnored: Set<String> = []
 
-    init(bus: VariantConnection, settings: PolicySettings, logger: Logger) {
+    struct Sources {
+        var connections: [String] = []
+        var processIDs: [UInt32] = []
+        static let kept = 4
+
+        mutating func add(connection: String?, processID: UInt32?) {
+            if let connection, !connections.contains(connection) { connections.append(connection) }
+            if let processID, !processIDs.contains(processID) { processIDs.append(processID) }
+            if connections.count > Self.kept { connections.removeFirst() }
+            if processIDs.count > Self.kept { processIDs.removeFirst() }
+        }
+    }
+
+    /// Desktop IDs whose sources are remembered; past that the memory starts over (an app then
+    /// is yielded to after its next notification).
+    static let maxSources = 512
+
+    init(bus: VariantConnection, senders: SenderDirectory, settings: PolicySettings, logger: Logger) {
         self.bus = bus
+        directory = senders
         self.settings = settings
         self.logger = logger
         // Signals only: exported so that introspection shows what the bridge sends.
@@ -40,11 +67,16 @@ final class Badges {
     /// The unread count of an app (for tests and the log).
     func count(desktopID: String) -> Int { counts.count(desktopID) }
 
-    /// A notification was delivered, held or counted in an "N more" notification.
-    func counted(_ id: UInt32, app: AppIdentity) {
+    /// A notification was delivered, held or counted in an "N more" notification, sent by
+    /// `senders` (their connections) from the process `processID`.
+    func counted(_ id: UInt32, app: AppIdentity, senders: [Caller] = [], processID: UInt32? = nil) {
         guard settings.general.badges, app.key != Bridge.ownAppName, settings.rule(forApp: app.key).badges,
               let desktopID = desktopID(of: app) else { return }
         counts.add(id, desktopID: desktopID, appKey: app.key)
+        let key = desktopID.lowercased()
+        if sources[key] == nil && sources.count >= Self.maxSources { sources.removeAll() }
+        for sender in senders.suffix(Sources.kept) { sources[key, default: Sources()].add(connection: sender.connection, processID: nil) }
+        sources[key, default: Sources()].add(connection: nil, processID: processID)
         schedule()
     }
 
@@ -99,13 +131,33 @@ final class Badges {
         }
     }
 
-    /// Another connection published a launcher entry: that app badges itself.
+    /// Another connection published a launcher entry: when it is the app's own, that app badges
+    /// itself; anyone else's is ignored (said once per app).
     private func someoneUpdated(_ signal: Signal) {
         guard signal.sender != bus.uniqueName, signal.parameters.typeString == "(sa{sv})",
               let uri = signal.parameters.child(0).string,
-              let desktopID = BadgeCounts.desktopID(fromURI: KeptText.appKey(uri)) else { return }
+              let desktopID = BadgeCounts.desktopID(fromURI: KeptText.appKey(uri)),
+              !counts.publishesItself(desktopID) else { return }
+        let key = desktopID.lowercased(), connection = signal.sender
+        if sources[key]?.connections.contains(connection) == true { return stepBack(desktopID, connection) }
+        directory.withSender(connection) { [weak self] sender in
+            guard let self else { return }
+            let process = sender.process
+            let own = process.map { process in
+                sources[key]?.processIDs.contains(process.processID) == true || process.desktopID?.lowercased() == key
+            } ?? false
+            if own { return stepBack(desktopID, connection) }
+            guard !saidIgnored.contains(key) else { return }
+            if saidIgnored.count >= Self.maxSources { saidIgnored.removeAll() }
+            saidIgnored.insert(key)
+            let pid = process.map { " (PID \($0.processID))" } ?? ""
+            logger.info("an Update for \(desktopID.escapingControlCharacters) from \(connection)\(pid), not a connection or process of that app, is ignored; focus-bridge keeps its badge")
+        }
+    }
+
+    private func stepBack(_ desktopID: String, _ connection: String) {
         if counts.stepBack(desktopID) {
-            logger.info("\(desktopID) publishes its own badge (\(signal.sender)); focus-bridge leaves it alone")
+            logger.info("\(desktopID.escapingControlCharacters) publishes its own badge (\(connection)); focus-bridge leaves it alone")
         }
     }
 }

@@ -119,11 +119,28 @@ final class Tray {
         exported = true
         do {
             try bus.export(path: Self.itemPath, interfaceXML: EmbeddedFiles.statusNotifierItemXML,
-                           interface: Self.itemInterface) { [weak self] call in self?.itemCall(call) }
+                           interface: Self.itemInterface) { [weak self] call in
+                self?.fromOwnUser(call) { self?.itemCall(call) }
+            }
             try bus.export(path: Self.menuPath, interfaceXML: EmbeddedFiles.dbusMenuXML,
-                           interface: Self.menuInterface) { [weak self] call in self?.menuCall(call) }
+                           interface: Self.menuInterface) { [weak self] call in
+                self?.fromOwnUser(call) { self?.menuCall(call) }
+            }
         } catch {
             logger.error("the tray switch cannot be exported: \(error.message)")
+        }
+    }
+
+    /// Runs `body` for a call from the bridge's own user; another user's connection (on a bus
+    /// that admits others) is refused, as `Control1` refuses it: the tooltip and the menu tell
+    /// the Focus, the mutes and what is held, and the menu changes them.
+    private func fromOwnUser(_ call: MethodCall, _ body: @escaping () -> Void) {
+        bridge.senders.withSender(call.sender) { sender in
+            guard sender.userID == getuid() else {
+                return call.fail(DBusError(name: "org.freedesktop.DBus.Error.AccessDenied",
+                                           message: "focus-bridge's tray switch answers its own user only"))
+            }
+            body()
         }
     }
 
@@ -157,9 +174,9 @@ final class Tray {
         // is Do Not Disturb (or the Focus that is on) and silent mode.
         switch call.methodName {
         case "Activate", "ContextMenu":
-            perform(bridge.activeFocus == nil ? .focusOn(FocusProfile.doNotDisturbName) : .focusOff, from: call.sender)
+            perform(bridge.activeFocus == nil ? .focusOn(FocusProfile.doNotDisturbName) : .focusOff)
         case "SecondaryActivate":
-            perform(.toggleSilent, from: call.sender)
+            perform(.toggleSilent)
         default:
             break
         }
@@ -207,26 +224,22 @@ final class Tray {
 
     // MARK: Commands
 
-    /// Does what the menu item says, as focusctl would; only for the bridge's own user.
-    func perform(_ command: TrayModel.Command, from sender: String) {
-        bridge.senders.withSender(sender) { [self] who in
-            guard who.userID == getuid() else {
-                return logger.warning("a menu click from another user's connection (\(sender)) was ignored")
+    /// Does what the menu item says, as focusctl would (the calls reach here from the bridge's
+    /// own user only: `fromOwnUser`).
+    func perform(_ command: TrayModel.Command) {
+        do {
+            switch command {
+            case .focusOn(let name): _ = try focus.turnOn(name, duration: nil, until: nil)
+            case .focusOff: focus.turnOff()
+            case .toggleSilent: try bridge.setSilent(!bridge.silent)
+            case .deliverSummary: bridge.deliverSummary()
+            case .reload:
+                if reload() == nil { focus.evaluate() }
             }
-            do {
-                switch command {
-                case .focusOn(let name): _ = try focus.turnOn(name, duration: nil, until: nil)
-                case .focusOff: focus.turnOff()
-                case .toggleSilent: try bridge.setSilent(!bridge.silent)
-                case .deliverSummary: bridge.deliverSummary()
-                case .reload:
-                    if reload() == nil { focus.evaluate() }
-                }
-            } catch {
-                logger.error("the tray menu could not do that: \(error)")
-            }
-            refresh()
+        } catch {
+            logger.error("the tray menu could not do that: \(error)")
         }
+        refresh()
     }
 }
 

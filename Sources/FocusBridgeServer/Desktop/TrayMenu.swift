@@ -45,13 +45,13 @@ extension Tray {
         case "Event":
             let id = arguments.child(0).int32 ?? -1
             guard id == 0 || model.item(id) != nil else { return unknownItem(call, id) }
-            event(id, arguments.child(1).string ?? "", sender: call.sender)
+            event(id, arguments.child(1).string ?? "")
             call.reply()
         case "EventGroup":
             var errors: [Variant] = []
             for entry in Self.first(arguments.child(0)) {
                 let id = entry.child(0).int32 ?? -1
-                if id == 0 || model.item(id) != nil { event(id, entry.child(1).string ?? "", sender: call.sender) } else { errors.append(.int32(id)) }
+                if id == 0 || model.item(id) != nil { event(id, entry.child(1).string ?? "") } else { errors.append(.int32(id)) }
             }
             call.reply(.tuple([.array(of: "i", errors)]))
         case "AboutToShow":
@@ -75,9 +75,9 @@ extension Tray {
         call.fail(DBusError(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "no menu item \(id)"))
     }
 
-    private func event(_ id: Int32, _ kind: String, sender: String) {
+    private func event(_ id: Int32, _ kind: String) {
         guard kind == "clicked", let command = model.item(id)?.command else { return }
-        perform(command, from: sender)
+        perform(command)
     }
 
     /// `(ia{sv}av)` for `id` with its children down to `depth` (-1: all).

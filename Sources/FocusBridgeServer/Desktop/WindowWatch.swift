@@ -61,7 +61,8 @@ final class WindowWatch {
     private func update(_ new: WindowState) {
         guard new != state else { return }
         state = new
-        logger.debug("window in front: \(new.focused?.name ?? "none")\(new.fullscreen.map { "; fullscreen: \($0.name)" } ?? "")")
+        let shown = "\(new.focused?.name ?? "none")\(new.fullscreen.map { "; fullscreen: \($0.name)" } ?? "")"
+        logger.debug("window in front: \(shown.escapingControlCharacters)")
         changed(new)
     }
 

@@ -134,7 +134,7 @@ final class BusDownstream: Downstream {
                 self.logger.warning("GetServerInformation failed: \(error)")
             }
             self.isReady = true
-            self.logger.info("connected to the daemon \(self.daemonName) (\(newOwner)): \(self.serverInformation?.line ?? "unnamed"); capabilities: \((self.capabilities ?? []).joined(separator: " "))")
+            self.logger.info("connected to the daemon \(self.daemonName) (\(newOwner)): \((self.serverInformation?.line ?? "unnamed").escapingControlCharacters); capabilities: \((self.capabilities ?? []).joined(separator: " "))")
             self.events?.downstreamReady()
             self.readQuiet()
         }

@@ -44,7 +44,7 @@ final class AppPreferences {
     func set(_ choice: AppChoice, for app: String) {
         let entry = AppChoices.Entry(app: app, choice: choice, made: clock.now)
         choices.set(entry)
-        logger.info("\(app): \(choice.key.rawValue) \(choice.value) (a choice)")
+        logger.info("\(app.escapingControlCharacters): \(choice.key.rawValue) \(choice.value) (a choice)")
         write("the choice for \(app)") { try store.saveChoice(entry) }
         changed()
     }
@@ -53,7 +53,7 @@ final class AppPreferences {
     func reset(app: String, key: AppChoice.Key?) -> [AppChoices.Entry] {
         let reset = choices.reset(app: app, key: key)
         guard !reset.isEmpty else { return [] }
-        logger.info("\(app): \(reset.map(\.choice.key.rawValue).joined(separator: ", ")) back to the configuration")
+        logger.info("\(app.escapingControlCharacters): \(reset.map(\.choice.key.rawValue).joined(separator: ", ")) back to the configuration")
         write("the reset for \(app)") { try store.resetChoices(app: app, key: key) }
         changed()
         return reset
@@ -70,7 +70,7 @@ final class AppPreferences {
 
     func mute(_ app: String, until: Instant) {
         mutes.mute(app, until: until)
-        logger.info("\(app) muted until \(Timestamp.string(until))")
+        logger.info("\(app.escapingControlCharacters) muted until \(Timestamp.string(until))")
         write("the mute of \(app)") { try store.saveMute(MuteList.Mute(app: app, until: until)) }
         timer?.schedule(atSecondsSince1970: mutes.nextEnd?.timeIntervalSince1970)
         changed()
@@ -79,7 +79,7 @@ final class AppPreferences {
     @discardableResult
     func unmute(_ app: String) -> MuteList.Mute? {
         guard let mute = mutes.unmute(app) else { return nil }
-        logger.info("\(mute.app) unmuted")
+        logger.info("\(mute.app.escapingControlCharacters) unmuted")
         write("the unmute of \(app)") { try store.removeMutes([app]) }
         timer?.schedule(atSecondsSince1970: mutes.nextEnd?.timeIntervalSince1970)
         changed()
@@ -89,7 +89,7 @@ final class AppPreferences {
     private func expire() {
         let over = mutes.expire(at: clock.now)
         if !over.isEmpty {
-            for mute in over { logger.info("\(mute.app)'s mute ended") }
+            for mute in over { logger.info("\(mute.app.escapingControlCharacters)'s mute ended") }
             write("the end of mutes") { try store.removeMutes(over.map(\.app)) }
             changed()
         }

@@ -29,7 +29,7 @@ extension Bridge {
               app != Self.ownAppName, preferences.choices.wasAsked(app) == nil,
               !policyContext().rule(forApp: app).rule.critical else { return }
         if focusHoldsOwn {
-            logger.info("\(app) sent its first Time Sensitive notification; the question waits for the Focus to end")
+            logger.info("\(app.escapingControlCharacters) sent its first Time Sensitive notification; the question waits for the Focus to end")
             preferences.noteAsked(app, answer: "pending")
         } else {
             ask(app)

@@ -76,7 +76,7 @@ final class Bridge {
         preferences = AppPreferences(store: store, clock: clock, logger: logger)
         forwarder = Forwarder(downstream: downstream, logger: logger)
         signals = NotificationSignals(bus: notificationBus)
-        badges = Badges(bus: bus, settings: settings, logger: logger)
+        badges = Badges(bus: bus, senders: senders, settings: settings, logger: logger)
         connect()
         downstream.events = self
     }
@@ -161,9 +161,9 @@ final class Bridge {
         forwarder.handled(0, bytes: arguments.byteCount)
         received += 1
         if plan.tooHeavyToHold {
-            logger.warning("a notification of \(decision.app.key) weighs \(arguments.byteCount) bytes, more than a held one may (\(HeldNotification.maxPayloadBytes)); delivered now")
+            logger.warning("a notification of \(decision.app.key.escapingControlCharacters) weighs \(arguments.byteCount) bytes, more than a held one may (\(HeldNotification.maxPayloadBytes)); delivered now")
         }
-        logger.debug("notification \(id): \(decision.trace.joined(separator: "; "))")
+        logger.debug("notification \(id): \(decision.trace.joined(separator: "; ").escapingControlCharacters)")
         if plan.replacesHeld { held.remove([id]) }
         commit.answer(waiter, id: id, history: plan.history)
 
@@ -171,7 +171,7 @@ final class Bridge {
         case .hold:
             guard let item = plan.held else { return }
             held.hold(item)
-            badges.counted(id, app: decision.app)
+            badges.counted(id, app: decision.app, senders: item.holders, processID: processID)
             // Durable with the same commit, before the caller hears the ID.
             let stored = arguments.all // GVariant's serialised form, the state files' format
             commit.hold(Store.Hold(item: item, payloadType: stored.typeString, payload: stored.bytes)) {
@@ -189,7 +189,7 @@ final class Bridge {
             // Alive, counted in the app's "N more" notification; it ends when that one does.
             let group = collapses.group(for: decision.app, newID: ids.next)
             endDropped(holders.track(id, appKey: decision.app.key, holders: plan.holders, collapsedInto: group))
-            badges.counted(id, app: decision.app)
+            badges.counted(id, app: decision.app, senders: plan.holders, processID: processID)
             collapses.count(decision.app, arguments: arguments, latest: arguments.summary)
         case .forward(let counts):
             deliver(id, arguments, plan.shown, holders: plan.holders, processID: processID, counts: counts,
@@ -230,7 +230,7 @@ final class Bridge {
                          counts: counts, key: duplicateKey)
         endDropped(holders.track(id, appKey: shown.app.key, holders: newHolders, actionKeys: shown.actions.originalKeys))
         noteDaemonQuiet(id)
-        badges.counted(id, app: shown.app)
+        badges.counted(id, app: shown.app, senders: newHolders, processID: processID)
         forwarder.send(arguments.forwarded(id: id, shown: shown, process: processID.map { ProcessIdentity(processID: $0) }))
     }
 

@@ -190,11 +190,13 @@ final class ShareFolder {
         }
         save()
         if let change = outcome.apply {
-            let what = change.focus.map { "\(JSONText.quote($0)) on" } ?? "Focus off"
+            let what = change.focus.map { "\"\($0.escapingControlCharacters)\" on" } ?? "Focus off"
             if apply(change) {
                 logger.info("share: \(what) from \(change.device)")
             } else {
                 logger.warning("share: \(change.device) turned \(what), a Focus this device does not have; ignored")
+                ledger.notApplied(change.device, because: .unknownFocus)
+                save()
             }
         }
         if ownFileStale { writeOwn() }
@@ -244,7 +246,7 @@ final class ShareFolder {
         guard complaints[name] != signature else { return }
         if complaints.count >= 4 * SharedFocus.maxDevices { complaints.removeAll() }
         complaints[name] = signature
-        logger.warning("share: \(name) in \(folder ?? "") is ignored: \(problem)")
+        logger.warning("share: \(name) in \(folder ?? "") is ignored: \(problem.escapingControlCharacters)")
     }
 
     /// Why a file in the folder cannot be read (`gone`: there is no such file).
