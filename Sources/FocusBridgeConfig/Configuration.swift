@@ -25,19 +25,25 @@ public struct Configuration: Equatable, Sendable {
     public static let maxFileBytes = 1 << 20
 
     /// Loads `path`; a missing file gives the defaults, a broken one a `ConfigError`.
+    ///
+    /// The file is read only when it is a regular file (a link to one is followed), opened
+    /// non-blocking and up to `maxFileBytes`: a FIFO or a device put at the path (an editor's
+    /// rename of a link, a mistake) is refused at once, never waited on.
     public static func load(path: String) throws(ConfigError) -> Configuration {
-        guard FileStatus.exists(path) else { return Configuration() }
-        let tooLarge = ConfigError(path: path, line: 1, column: 1,
-                                   message: "the file is larger than 1 MiB (\(maxFileBytes) bytes), the most a configuration may be; is it the right file?")
-        if let size = FileStatus.size(path), size > maxFileBytes {
-            throw tooLarge
-        }
-        // Read at most one byte more than allowed: the file may grow after the look above.
         let bytes: [UInt8]
-        do { bytes = try FileReading.contents(of: path, limit: maxFileBytes + 1) } catch {
-            throw ConfigError(path: path, line: 1, column: 1, message: "cannot read the file")
+        do { bytes = try FileReading.readRegularFile(path, limit: maxFileBytes) } catch {
+            switch error {
+            case .system(let error) where error.isMissing: return Configuration()
+            case .system(let error):
+                throw ConfigError(path: path, line: 1, column: 1, message: "cannot read the file (\(error))")
+            case .notRegularFile:
+                throw ConfigError(path: path, line: 1, column: 1,
+                                  message: "not a regular file (a folder, a FIFO or a device); it is not read")
+            case .tooLarge:
+                throw ConfigError(path: path, line: 1, column: 1,
+                                  message: "the file is larger than 1 MiB (\(maxFileBytes) bytes), the most a configuration may be; is it the right file?")
+            }
         }
-        guard bytes.count <= maxFileBytes else { throw tooLarge }
         return try parse(bytes: bytes, path: path)
     }
 

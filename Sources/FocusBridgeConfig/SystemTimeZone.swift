@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import FocusBridgeCore
+import FocusBridgeSystem
 import FocusBridgeTime
 
 /// The process's time zone, loaded for Core's `TimeZoneRules` (which only reads bytes): `TZ`
@@ -58,22 +59,9 @@ public enum SystemTimeZone {
         return try? TimeZoneRules(tzif: bytes, identifier: identifier)
     }
 
-    /// The bytes of the regular file at `path`, nil when unreadable or larger than `limit`.
+    /// The bytes of the regular file at `path`, nil when unreadable or larger than `limit` (a
+    /// FIFO or a device named as the zone is refused at once, never waited on).
     private static func read(_ path: String, limit: Int) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16_384)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { return bytes }
-            bytes += chunk[0..<count]
-            guard bytes.count <= limit else { return nil }
-        }
+        try? FileReading.readRegularFile(path, limit: limit)
     }
 }

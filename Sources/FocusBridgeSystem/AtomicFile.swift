@@ -31,10 +31,19 @@ public enum AtomicFile {
         }
     }
 
-    /// Writes `bytes` to `path` (created or truncated, never through a symbolic link) and
-    /// flushes them to the disk.
+    /// Writes `bytes` to `path`, a new file it creates (`O_EXCL`), and flushes them to the disk.
+    ///
+    /// Whatever is already at the temporary name (a file left by a crash, a symbolic link, a
+    /// FIFO another program put there) is removed and the file created once more; it is never
+    /// opened, so a link cannot send the bytes elsewhere and a FIFO cannot block the writer.
+    /// What cannot be removed (a folder), or is put back at once, is an error.
     static func writeNew(_ bytes: [UInt8], to path: String, mode: mode_t) throws(SystemError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode)
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW
+        var descriptor = open(path, flags, mode)
+        if descriptor < 0 && errno == EEXIST {
+            guard unlink(path) == 0 || errno == ENOENT else { throw .current }
+            descriptor = open(path, flags, mode)
+        }
         guard descriptor >= 0 else { throw .current }
         defer { close(descriptor) }
         var written = 0

@@ -69,7 +69,13 @@ final class ConfigurationErrorsTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: folder + "/config.toml", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         XCTAssertThrowsError(try Configuration.load(path: folder + "/config.toml")) { error in
-            XCTAssertEqual("\(error)", folder + "/config.toml:1:1: cannot read the file")
+            XCTAssertEqual("\(error)", folder + "/config.toml:1:1: not a regular file (a folder, a FIFO or a device); it is not read")
+        }
+        // A FIFO is refused at once: opening it to read would wait for a writer for good.
+        let fifo = folder + "/fifo.toml"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        XCTAssertThrowsError(try Configuration.load(path: fifo)) { error in
+            XCTAssertEqual("\(error)", fifo + ":1:1: not a regular file (a folder, a FIFO or a device); it is not read")
         }
         let large = folder + "/large.toml"
         XCTAssertTrue(FileManager.default.createFile(atPath: large, contents: Data(repeating: 0x23, count: Configuration.maxFileBytes + 1)))

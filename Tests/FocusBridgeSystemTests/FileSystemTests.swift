@@ -1,4 +1,5 @@
 import FocusBridgeSystem
+import Foundation
 import XCTest
 #if canImport(Glibc)
 import Glibc
@@ -72,11 +73,25 @@ final class FileSystemTests: XCTestCase {
         let elsewhere = folder + "/elsewhere"
         try write("untouched", elsewhere)
         XCTAssertEqual(symlink(elsewhere, AtomicFile.temporaryPath(for: path)), 0)
-        XCTAssertThrowsError(try write("new", path)) { error in
-            XCTAssertEqual(error as? SystemError, SystemError(code: ELOOP))
-        }
-        XCTAssertEqual(FileReading.text(of: elsewhere), "untouched")
-        XCTAssertEqual(FileReading.text(of: path), "x")
+        try write("new", path)
+        XCTAssertEqual(FileReading.text(of: elsewhere), "untouched", "the link is removed, not written through")
+        XCTAssertEqual(FileReading.text(of: path), "new")
+        XCTAssertFalse(FileStatus.isSymbolicLink(path))
+        XCTAssertEqual(try Folders.entries(of: folder).sorted(), ["elsewhere", "private.conf"])
+    }
+
+    func testAFIFOOrAFileLeftAtTheTemporaryNameIsReplacedNeverOpened() throws {
+        let path = folder + "/device.json"
+        let temporary = AtomicFile.temporaryPath(for: path)
+        XCTAssertEqual(mkfifo(temporary, 0o600), 0)
+        // Opening the FIFO for writing would wait for a reader for good.
+        try withinSeconds(10, unblocking: temporary) { try AtomicFile.write(Array("after the FIFO".utf8), to: path) }
+        XCTAssertEqual(FileReading.text(of: path), "after the FIFO")
+        XCTAssertFalse(FileStatus.exists(temporary))
+        try write(String(repeating: "left by a crash ", count: 100), temporary)
+        try write("short", path)
+        XCTAssertEqual(FileReading.text(of: path), "short", "nothing of the file left there remains")
+        XCTAssertEqual(try Folders.entries(of: folder), ["device.json"])
     }
 
     // MARK: Folders
@@ -171,6 +186,105 @@ final class FileSystemTests: XCTestCase {
         XCTAssertFalse(FileStatus.isSymbolicLink(folder + "/link"))
         XCTAssertThrowsError(try FileStatus.remove(folder + "/link")) { error in
             XCTAssertEqual(error as? SystemError, SystemError(code: ENOENT))
+        }
+    }
+
+    // MARK: Reading regular files only
+
+    /// Runs `body` on a thread of its own and fails when it has not returned within `seconds`;
+    /// a FIFO at `fifo` is then opened for writing and closed, so that a reader or writer stuck
+    /// on it returns and the suite goes on.
+    private func withinSeconds(_ seconds: Double, unblocking fifo: String,
+                               _ body: @escaping @Sendable () throws -> Void) throws {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Outcome()
+        Thread.detachNewThread {
+            do { try body() } catch { outcome.error = error }
+            done.signal()
+        }
+        if done.wait(timeout: .now() + seconds) == .timedOut {
+            let descriptor = open(fifo, O_RDWR | O_NONBLOCK)
+            if descriptor >= 0 { close(descriptor) }
+            _ = done.wait(timeout: .now() + seconds)
+            XCTFail("blocked on the FIFO \(fifo) for \(seconds) s")
+        }
+        if let error = outcome.error { throw error }
+    }
+
+    private final class Outcome: @unchecked Sendable {
+        var error: Error?
+    }
+
+    func testARegularFileIsReadWholeUpToTheLimitAndALongerOneIsRefused() throws {
+        let path = folder + "/file"
+        try AtomicFile.write([UInt8](repeating: 65, count: 40_000), to: path)
+        XCTAssertEqual(try FileReading.readRegularFile(path, limit: 40_000).count, 40_000)
+        XCTAssertThrowsError(try FileReading.readRegularFile(path, limit: 39_999)) { error in
+            XCTAssertEqual(error as? FileReadingError, .tooLarge(limit: 39_999))
+            XCTAssertEqual("\(error)", "larger than 39999 bytes")
+        }
+        try AtomicFile.write([], to: folder + "/empty")
+        XCTAssertEqual(try FileReading.readRegularFile(folder + "/empty", limit: 0), [])
+    }
+
+    func testProcFilesThatSayTheyAreEmptyAreReadToTheirEnd() throws {
+        let cgroup = try FileReading.readRegularFile("/proc/self/cgroup", limit: 64 * 1024)
+        XCTAssertFalse(cgroup.isEmpty)
+        XCTAssertThrowsError(try FileReading.readRegularFile("/proc/self/cgroup", limit: 1)) { error in
+            XCTAssertEqual(error as? FileReadingError, .tooLarge(limit: 1))
+        }
+    }
+
+    func testAHugeSparseFileIsRefusedUnread() throws {
+        let path = folder + "/sparse"
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        XCTAssertGreaterThanOrEqual(descriptor, 0)
+        XCTAssertEqual(ftruncate(descriptor, 1 << 30), 0)
+        close(descriptor)
+        XCTAssertThrowsError(try FileReading.readRegularFile(path, limit: 64 * 1024)) { error in
+            XCTAssertEqual(error as? FileReadingError, .tooLarge(limit: 64 * 1024))
+        }
+        XCTAssertEqual(try FileReading.contents(of: path, limit: 10).count, 10, "contents(of:limit:) cuts instead")
+    }
+
+    func testAFIFOIsRefusedAtOnceByEveryReader() throws {
+        let fifo = folder + "/fifo"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        try withinSeconds(10, unblocking: fifo) {
+            XCTAssertThrowsError(try FileReading.readRegularFile(fifo, limit: 1024)) { error in
+                XCTAssertEqual(error as? FileReadingError, .notRegularFile)
+                XCTAssertEqual("\(error)", "not a regular file")
+            }
+            XCTAssertThrowsError(try FileReading.contents(of: fifo))
+            XCTAssertNil(FileReading.text(of: fifo))
+        }
+        XCTAssertThrowsError(try FileReading.readRegularFile(folder, limit: 1024)) { error in
+            XCTAssertEqual(error as? FileReadingError, .notRegularFile, "nor is a folder")
+        }
+        XCTAssertThrowsError(try FileReading.readRegularFile("/dev/null", limit: 1024)) { error in
+            XCTAssertEqual(error as? FileReadingError, .notRegularFile, "nor is a device")
+        }
+        XCTAssertThrowsError(try FileReading.readRegularFile(folder + "/missing", limit: 1024)) { error in
+            XCTAssertTrue((error as? FileReadingError)?.isMissing == true, "\(error)")
+        }
+    }
+
+    func testALinkIsFollowedToARegularFileOnlyAndNotAtAllWhenSoAsked() throws {
+        try write("target", folder + "/target")
+        XCTAssertEqual(symlink(folder + "/target", folder + "/link"), 0)
+        XCTAssertEqual(try FileReading.readRegularFile(folder + "/link", limit: 100), Array("target".utf8))
+        XCTAssertThrowsError(try FileReading.readRegularFile(folder + "/link", limit: 100, followLinks: false)) { error in
+            XCTAssertEqual(error as? FileReadingError, .system(SystemError(code: ELOOP)))
+        }
+        XCTAssertEqual(try FileReading.readRegularFile(folder + "/target", limit: 100, followLinks: false),
+                       Array("target".utf8))
+        XCTAssertEqual(mkfifo(folder + "/fifo", 0o600), 0)
+        XCTAssertEqual(symlink(folder + "/fifo", folder + "/to-fifo"), 0)
+        let link = folder + "/to-fifo"
+        try withinSeconds(10, unblocking: folder + "/fifo") {
+            XCTAssertThrowsError(try FileReading.readRegularFile(link, limit: 100)) { error in
+                XCTAssertEqual(error as? FileReadingError, .notRegularFile)
+            }
         }
     }
 }

@@ -11,6 +11,7 @@ import subprocess
 import pytest
 
 from support.config_files import config_file, replace_file
+from support.fifos import release
 from support.focusctl import fc_json, first_output_line, location_line
 from support.policy import forwarded_urgency, history_row
 from support.processes import FOCUSCTL_BIN, REPO, run, session_env
@@ -501,3 +502,28 @@ def test_reload_of_a_file_over_1_mib_is_refused_at_once(policy_bridge, client, f
     assert "%s:1:1: " % path in r.stderr and "larger than 1 MiB" in r.stderr, r.stderr
     assert send.urgency() == (0, "passive"), "a refused config changed the behaviour"
     assert b.alive()
+
+
+def test_a_config_replaced_by_a_fifo_is_refused_and_the_bridge_keeps_answering(policy_bridge, client, focusctl,
+                                                                              tmp_path):
+    b, fake = policy_bridge(PASSIVE_X)
+    send = Sender(client, fake)
+    assert send.urgency() == (0, "passive")
+    path = config_file(tmp_path)
+    fifo = path.with_name(".config.toml.new")
+    os.mkfifo(fifo)   # opened for reading, it would wait for a writer for good
+    try:
+        fifo.replace(path)   # as an editor's rename would put it there
+        refused = "%s:1:1: not a regular file" % path
+        # the file change alone makes the bridge try, refuse and log it ...
+        wait_until(lambda: refused in b.stderr(), 10,
+                   message="the reload after the FIFO took the file's place was not refused in the log")
+        # ... and focusctl reload says so, with the file's place
+        r = focusctl("reload", timeout=10)
+        assert r.returncode == 1 and refused in r.stderr, (r.stdout, r.stderr)
+        assert send.urgency() == (0, "passive"), "the previous configuration stays"
+        assert b.alive()
+        r = focusctl("check-config", str(path), timeout=10)
+        assert r.returncode == 1 and refused in r.stderr, (r.stdout, r.stderr)
+    finally:
+        release(path)

@@ -29,6 +29,7 @@ from pathlib import Path
 import pytest
 
 from support.buses import PrivateBus, wait_for_name
+from support.fifos import release
 from support.names import CONTROL_NAME
 from support.processes import BRIDGE_BIN, FOCUSCTL_BIN, LineReader, require_binary, run, session_env
 from support.waiting import SLOWDOWN, wait_until
@@ -337,6 +338,30 @@ def test_a_missing_or_unwritable_folder_is_said_once_and_sharing_resumes(tmp_pat
     assert "does not exist" in desk.share()["problem"]
     os.rename(tmp_path / "moved-away", folder)
     wait_until(lambda: desk.own_file()["sequence"] == 5, timeout=10 * SLOWDOWN, message="desk.json rewritten")
+
+
+def test_a_fifo_or_a_link_at_the_temporary_name_neither_blocks_nor_misdirects_the_write(tmp_path, devices):
+    folder = tmp_path / "share"
+    folder.mkdir()
+    desk = devices("desk", folder).start()
+    temporary = folder / ".desk.json.tmp"
+    wait_until(lambda: (folder / "desk.json").exists(), timeout=10 * SLOWDOWN, message="desk.json written at start")
+    os.mkfifo(temporary)   # opened for writing, it would wait for a reader for good
+    try:
+        desk.ctl("focus", "on", "work")
+        assert desk.focus() == ("work", "manual", None), "focusctl status answers"
+        assert desk.own_file()["focus"] == "work" and desk.share()["problem"] is None
+        assert not temporary.exists(), "the FIFO is replaced, never left behind"
+        # A link there: removed, never written through.
+        elsewhere = tmp_path / "elsewhere.txt"
+        elsewhere.write_text("untouched")
+        temporary.symlink_to(elsewhere)
+        desk.ctl("focus", "off")
+        assert elsewhere.read_text() == "untouched"
+        assert desk.own_file()["focus"] is None and desk.share()["problem"] is None
+        assert sorted(p.name for p in folder.iterdir()) == ["desk.json"]
+    finally:
+        release(temporary)
 
 
 def test_share_forget_and_share_off(tmp_path, devices):

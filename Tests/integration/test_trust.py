@@ -18,6 +18,7 @@ from gi.repository import Gio, GLib
 from support.bridge import wait_connected
 from support.buses import MultiUserBus
 from support.clients import settle
+from support.fifos import release
 from support.focus import far_time
 from support.names import CONTROL_IFACE, CONTROL_NAME, CONTROL_PATH, NOTIF_NAME, NOTIF_PATH
 from support.processes import run, run_as_nobody, session_env
@@ -74,14 +75,24 @@ class Sandbox:
             if os.path.islink("/" + link):
                 os.symlink(os.readlink("/" + link), self.root / link)
 
-    def run(self, argv, env):
+    def argv(self, argv):
         mounts = " && ".join("mount --rbind /%s %s/%s" % (d, self.root, d) for d in ("usr", "etc", "tmp", "proc", "dev"))
         script = '%s && exec chroot %s "$@"' % (mounts, self.root)
-        r = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", script, "sandbox", *argv],
-                           env=env, capture_output=True, text=True, timeout=10)
-        if r.returncode != 0 and ("Operation not permitted" in r.stderr or "unshare failed" in r.stderr):
-            pytest.skip("no mount namespaces here: %s" % r.stderr.strip())
+        return ["unshare", "--mount", "--propagation", "private", "sh", "-c", script, "sandbox", *argv]
+
+    def run(self, argv, env):
+        r = subprocess.run(self.argv(argv), env=env, capture_output=True, text=True, timeout=10)
+        self.skip_unless_started(r.returncode, r.stderr)
         return r
+
+    def start(self, argv, env):
+        """The command running in the sandbox (communicate() with a timeout to wait for it)."""
+        return subprocess.Popen(self.argv(argv), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    @staticmethod
+    def skip_unless_started(returncode, stderr):
+        if returncode != 0 and ("Operation not permitted" in stderr or "unshare failed" in stderr):
+            pytest.skip("no mount namespaces here: %s" % stderr.strip())
 
 
 # --------------------------------------------------------------------------- another user
@@ -151,6 +162,68 @@ def test_a_sandboxed_app_acts_on_its_own_from_another_process(bridge, fake_daemo
     assert fake_daemon.seen("CloseNotification", id=did) == []
     assert sandbox.run(gdbus_close(bus, nid), env).returncode == 0
     fake_daemon.wait_call("CloseNotification", id=did)
+
+
+# --------------------------------------------------------------------------- a root of the sender's own
+# Any process may enter a namespace of its own and chroot into a folder it chose; the bridge reads
+# that folder's /.flatpak-info through /proc/PID/root, on its main loop.
+
+def notify_from_a_root_whose_flatpak_info_is(make_info, bridge, fake_daemon, client, bus, focusctl, tmp_path, what):
+    """A sandboxed sender whose /.flatpak-info `make_info(path)` made is answered, and a
+    well-behaved client's Notify sent meanwhile is answered too; focusctl still answers."""
+    sandbox = Sandbox(tmp_path, "org.example.Odd")
+    info = sandbox.root / ".flatpak-info"
+    info.unlink()
+    make_info(info)
+    odd = sandbox.start(gdbus_notify(bus, "from a root with %s" % what, app="Odd"), session_env(bus.address))
+    try:
+        # Sent while the odd sender's call may be in the bridge: answered all the same.
+        nid = client.notify("meanwhile, a well-behaved client", app="Mail")
+        assert nid > 0
+        fake_daemon.wait_notify("meanwhile, a well-behaved client")
+        try:
+            out, err = odd.communicate(timeout=15)
+        except subprocess.TimeoutExpired:
+            pytest.fail("the Notify of a sender whose /.flatpak-info is %s was not answered in 15 s" % what)
+        Sandbox.skip_unless_started(odd.returncode, err)
+        assert odd.returncode == 0, err
+        fake_daemon.wait_notify("from a root with %s" % what)
+        assert client.notify("and after it", app="Mail") > 0
+        r = focusctl("status", timeout=10)
+        assert r.returncode == 0, r.stderr
+    finally:
+        odd.kill()
+        odd.wait()
+        release(info)
+
+
+def test_a_fifo_as_flatpak_info_blocks_nobody(bridge, fake_daemon, client, bus, focusctl, tmp_path):
+    notify_from_a_root_whose_flatpak_info_is(os.mkfifo, bridge, fake_daemon, client, bus, focusctl, tmp_path,
+                                             "a FIFO")
+    assert bridge.alive()
+
+
+def test_a_huge_sparse_flatpak_info_is_not_read(bridge, fake_daemon, client, bus, focusctl, tmp_path):
+    def sparse(path):
+        with open(path, "wb") as f:
+            f.write(b"[Application]\nname=org.example.Huge\n")
+            f.truncate(1 << 30)         # 1 GiB that takes no disk
+
+    _, peak_before = memory_of(bridge.pid)
+    notify_from_a_root_whose_flatpak_info_is(sparse, bridge, fake_daemon, client, bus, focusctl, tmp_path,
+                                             "a 1 GiB sparse file")
+    _, peak_after = memory_of(bridge.pid)
+    assert peak_after - peak_before < 64, "the bridge's peak RSS grew by %.0f MiB" % (peak_after - peak_before)
+
+
+def memory_of(pid):
+    """(VmRSS, VmHWM) of a process in MiB."""
+    fields = {}
+    with open("/proc/%d/status" % pid) as status:
+        for line in status:
+            key, _, value = line.partition(":")
+            fields[key] = value
+    return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
 
 
 # --------------------------------------------------------------------------- vendor passthrough

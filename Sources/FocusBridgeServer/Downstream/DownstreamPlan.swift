@@ -209,7 +209,8 @@ public struct NameOwner: Equatable, Sendable {
         /// Reads `/proc/PID/exe` and `/proc/PID/cmdline`.
         public static func read(_ pid: UInt32) -> Process {
             let exe = try? FileStatus.symbolicLinkDestination("/proc/\(pid)/exe")
-            let bytes = try? FileReading.contents(of: "/proc/\(pid)/cmdline")
+            // A command line is at most a few hundred KiB (the kernel's argument limit).
+            let bytes = try? FileReading.readRegularFile("/proc/\(pid)/cmdline", limit: 4 << 20)
             return Process(executable: SenderDirectory.identity(ofProcess: pid).executable,
                            command: bytes.flatMap(ProcessCommandLine.parse)
                                .map { ProcessCommandLine.runnable($0, executablePath: exe) })

@@ -65,13 +65,29 @@ final class SenderDirectory {
         }
     }
 
+    /// The most read of each file about a process. A real `/.flatpak-info` is one or two KiB and
+    /// `/proc/PID/cgroup` a few lines; anything larger is no identity and is not read.
+    static let maxIdentityFileBytes = 64 * 1024
+
     /// Reads what Linux tells about a process.
+    ///
+    /// This runs on the main loop, and `/proc/PID/root` is a root the process chose (any process
+    /// may enter a namespace of its own and chroot): each file is read only when it is a regular
+    /// file, opened non-blocking, and only up to `maxIdentityFileBytes`, so a FIFO or a huge
+    /// sparse file there costs other callers nothing. `/.flatpak-info` is never read through a
+    /// symbolic link (which would resolve in the bridge's root, not the process's). What is not
+    /// read counts as absent.
     static func identity(ofProcess pid: UInt32) -> ProcessIdentity {
         let proc = "/proc/\(pid)"
+        func text(_ path: String, followLinks: Bool) -> String? {
+            guard let bytes = try? FileReading.readRegularFile(path, limit: maxIdentityFileBytes, followLinks: followLinks)
+            else { return nil }
+            return String(validating: bytes, as: UTF8.self)
+        }
         return ProcessIdentity(
             processID: pid,
-            flatpakInfo: FileReading.text(of: "\(proc)/root/.flatpak-info"),
-            cgroup: FileReading.text(of: "\(proc)/cgroup"),
+            flatpakInfo: text("\(proc)/root/.flatpak-info", followLinks: false),
+            cgroup: text("\(proc)/cgroup", followLinks: true),
             executablePath: try? FileStatus.symbolicLinkDestination("\(proc)/exe"))
     }
 }

@@ -258,30 +258,17 @@ final class ShareFolder {
     /// At most `limit` bytes of a regular file (never a FIFO, a device or a folder: a file in a
     /// shared folder must not block the bridge); more is refused.
     static func readRegularFile(_ path: String, limit: Int) -> Result<[UInt8], Unreadable> {
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-        guard descriptor >= 0 else {
-            let code = errno
-            return .failure(Unreadable(description: "cannot open it (\(String(cString: strerror(code))))", gone: code == ENOENT))
+        do {
+            return .success(try FileReading.readRegularFile(path, limit: limit))
+        } catch {
+            switch error {
+            case .system(let error) where error.isMissing:
+                return .failure(Unreadable(description: "cannot open it (\(error))", gone: true))
+            case .system(let error): return .failure(Unreadable(description: "cannot read it (\(error))"))
+            case .notRegularFile: return .failure(Unreadable(description: "it is not a regular file"))
+            case .tooLarge(let limit): return .failure(Unreadable(description: "it is larger than \(limit) bytes"))
+            }
         }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            return .failure(Unreadable(description: "it is not a regular file"))
-        }
-        guard info.st_size <= limit else {
-            return .failure(Unreadable(description: "it is larger than \(limit) bytes (\(info.st_size))"))
-        }
-        var bytes = [UInt8](repeating: 0, count: limit + 1)
-        var count = 0
-        while count < bytes.count {
-            let read = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, $0.count - count) }
-            if read < 0 && errno == EINTR { continue }
-            guard read >= 0 else { return .failure(Unreadable(description: "cannot read it (\(String(cString: strerror(errno))))")) }
-            if read == 0 { break }
-            count += read
-        }
-        guard count <= limit else { return .failure(Unreadable(description: "it is larger than \(limit) bytes")) }
-        return .success(Array(bytes[..<count]))
     }
 
     // MARK: Writing
