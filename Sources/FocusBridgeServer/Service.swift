@@ -272,17 +272,33 @@ public final class Service {
             return BusDownstream(mode: .name, target: name, connection: try VariantConnection.session(),
                                  calls: try MessageConnection.session(), daemonName: name, passthroughNames: nil, logger: logger)
         case .address(let address, let name):
-            let connection: VariantConnection
-            let calls: MessageConnection
+            // A bus that is not there yet (started after the bridge, or restarting) is what the
+            // bridge meets when it goes away at run time: it serves, and connects when it can.
+            var connection: VariantConnection
+            var calls: MessageConnection
+            var absence: DBusError?
             do {
-                connection = try VariantConnection.connect(address: address)
-                calls = try MessageConnection.connect(address: address)
+                connection = try VariantConnection.unconnected()
+                calls = try MessageConnection.unconnected()
+                do {
+                    connection = try VariantConnection.connect(address: address)
+                    calls = try MessageConnection.connect(address: address)
+                } catch {
+                    absence = error
+                    connection = try VariantConnection.unconnected()
+                }
             } catch {
                 throw StartupError("cannot connect to the daemon's bus at \(address): \(error.message)")
             }
             let downstream = BusDownstream(mode: .address, target: name, connection: connection, calls: calls,
                                            daemonName: name, passthroughNames: passthroughNames, logger: logger)
-            watchDownstreamBus(downstream, address: address)
+            if let absence {
+                logger.warning("the daemon's bus at \(address) is not there (\(absence.message)); notifications wait, connecting when it is")
+                downstream.problem = Self.busAbsent(address)
+                reconnect(downstream, address: address, afterMilliseconds: Self.firstReconnectMilliseconds)
+            } else {
+                watchDownstreamBus(downstream, address: address)
+            }
             return downstream
         case .spawn(let command):
             let bus: PrivateBus
@@ -311,16 +327,23 @@ public final class Service {
         }
     }
 
-    /// In `address` mode the daemon's bus may go away (and come back at the same address): the
-    /// bridge keeps serving, notifications wait as for an absent daemon, and it connects again
-    /// with back-off (0.1 s, doubling, at most 10 s apart).
+    /// In `address` mode the daemon's bus may go away (and come back at the same address), or not
+    /// be there yet at start: the bridge keeps serving, notifications wait as for an absent
+    /// daemon, and it connects (again) with back-off (0.1 s, doubling, at most 10 s apart).
     private func watchDownstreamBus(_ downstream: BusDownstream, address: String) {
         downstream.connection.onClose { [weak self, weak downstream] in
             guard let self, let downstream, !self.stopping else { return }
             self.logger.warning("the daemon's bus at \(address) closed the connection; notifications wait, connecting again")
+            downstream.problem = Self.busAbsent(address)
             downstream.connectionLost()
             self.reconnect(downstream, address: address, afterMilliseconds: Self.firstReconnectMilliseconds)
         }
+    }
+
+    /// What `focusctl status` says while the daemon's bus is away.
+    static func busAbsent(_ address: String) -> String {
+        "the daemon's bus at \(address) is not there; notifications wait, and the bridge connects "
+            + "(trying at most \(lastReconnectMilliseconds / 1000) s apart) once a bus listens there"
     }
 
     static let firstReconnectMilliseconds: UInt32 = 100
@@ -340,7 +363,8 @@ public final class Service {
                 self.logger.debug("the daemon's bus at \(address) is not back (\(error)); next try in \(next) ms")
                 return self.reconnect(downstream, address: address, afterMilliseconds: next)
             }
-            self.logger.info("connected again to the daemon's bus at \(address)")
+            self.logger.info("connected to the daemon's bus at \(address)")
+            downstream.problem = nil
             self.watchDownstreamBus(downstream, address: address)
             downstream.start()
         }
