@@ -1,6 +1,8 @@
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeLoop
 import FocusBridgeStore
+import FocusBridgeSystem
 import FocusBridgeTime
 
 /// Whoever waits for a notification's ID: a door's call (the fdo door's `Notify`), answered
@@ -13,6 +15,11 @@ protocol IDWaiter: AnyObject {
 /// is written in one transaction (at the end of the bus dispatch that read the calls, or when the
 /// loop is idle for work from elsewhere: `DispatchEnd`), and the callers hear their IDs only after it, so nothing
 /// acknowledged can be lost to a crash (docs/RELIABILITY.md, "Crashes").
+///
+/// A write the disk refuses (full, read-only) is not lost either: what it held stays in memory
+/// (`backlog`) and goes with the next write, or after `retryMilliseconds` when nothing else
+/// comes; held notifications stay held meanwhile. The backlog keeps at most `backlogLimit`
+/// history rows: older ones beyond it are dropped and counted (`lost`).
 final class GroupCommit {
     /// An ID whose life ended as it was handed out: its holders are told once they have the ID.
     struct End {
@@ -23,7 +30,7 @@ final class GroupCommit {
 
     private struct Batch {
         var history: [HistoryEntry] = []
-        var holds: [(hold: Store.Hold, fallback: () -> Void)] = []
+        var holds: [Store.Hold] = []
         /// The replies to send once the batch is written.
         var answers: [Answer] = []
         var ends: [End] = []
@@ -34,6 +41,8 @@ final class GroupCommit {
 
         /// Empties the batch for the next one, keeping its arrays' storage (not grown afresh for
         /// every batch) unless a burst made one large.
+        var isEmpty: Bool { history.isEmpty && holds.isEmpty && closings.isEmpty && fates.isEmpty }
+
         mutating func empty() {
             Self.empty(&history)
             Self.empty(&holds)
@@ -66,7 +75,11 @@ final class GroupCommit {
     /// otherwise keep the main loop from ever being idle).
     static let maxBatch = 64
     private static let recording = "recording notifications in the state database"
-    private static let holding = "holding notifications in the state database"
+    /// The most history rows a refused write leaves waiting in memory (about 10 MB of typical rows).
+    static let backlogLimit = 10_000
+    /// How long a backlog waits for the next write before it is written by itself, at most.
+    static let retryMilliseconds: UInt32 = Environment.variable("FOCUS_BRIDGE_STATE_RETRY_MS")
+        .flatMap { UInt32($0) }.map { max($0, 10) } ?? 5_000
 
     private let store: Store
     private let failures: FailureLog
@@ -75,9 +88,17 @@ final class GroupCommit {
     private var spare = Batch()
     /// A write is scheduled: answers (and the forwarding behind them) wait for it.
     private(set) var isPending = false
-
-    /// After holds the store refused were handed to their fallbacks.
-    var holdsRefused: () -> Void = {}
+    /// What writes the disk refused left to write: acknowledged rows, held notifications, notes.
+    private var backlog = Batch()
+    private var retryTimer = SourceID.none
+    /// Acknowledged notifications whose history row was dropped from a full backlog: never written.
+    private(set) var lost = 0
+    /// Why the last write failed, while its backlog waits (one sentence); nil when writes work.
+    private(set) var problem: String?
+    /// Acknowledged notifications waiting in memory to be written to history.
+    var unwritten: Int { backlog.history.count }
+    /// After a write failed or worked again: what `focusctl status` shows changed.
+    var stateChanged: () -> Void = {}
     /// After each write, once its callers are answered: the ends to tell, and how many calls
     /// were answered.
     var committed: (_ ends: [End], _ answered: Int) -> Void = { _, _ in }
@@ -85,9 +106,13 @@ final class GroupCommit {
     /// The write, as the callback scheduled for it: made once (not a closure per batch).
     private lazy var writeLater: () -> Void = { [weak self] in self?.write() }
 
-    init(store: Store, failures: FailureLog) {
+    /// Told, as info, what went well after failures (rows written late).
+    private let logger: ((String) -> Void)?
+
+    init(store: Store, failures: FailureLog, info: ((String) -> Void)? = nil) {
         self.store = store
         self.failures = failures
+        self.logger = info
     }
 
     /// Answers `waiter` with `id` once `history` (and the rest of this pass) is committed.
@@ -112,15 +137,16 @@ final class GroupCommit {
         schedule()
     }
 
-    /// Stores a held notification with this batch; `fallback` runs if the store refuses it
-    /// (delivering is better than losing it).
-    func hold(_ hold: Store.Hold, fallback: @escaping () -> Void) {
-        pending.holds.append((hold, fallback))
+    /// Stores a held notification with this batch (or, while the disk refuses, once it takes it:
+    /// it stays held in memory meanwhile).
+    func hold(_ hold: Store.Hold) {
+        pending.holds.append(hold)
     }
 
     /// Held notifications released before they were written must not be written at all.
     func withdrawHolds(_ ids: Set<UInt32>) {
-        pending.holds.removeAll { ids.contains($0.hold.item.id) }
+        pending.holds.removeAll { ids.contains($0.item.id) }
+        if !backlog.holds.isEmpty { backlog.holds.removeAll { ids.contains($0.item.id) } }
     }
 
     /// Tells `holders` that `id` closed, after the answers of this batch.
@@ -156,26 +182,74 @@ final class GroupCommit {
             batch.empty()
             spare = batch
         }
+        let late = backlog.history.count
+        if !backlog.isEmpty {
+            // What the disk refused before goes first, in the order it came.
+            batch.history.insert(contentsOf: backlog.history, at: 0)
+            batch.holds.insert(contentsOf: backlog.holds, at: 0)
+            batch.closings.insert(contentsOf: backlog.closings, at: 0)
+            batch.fates.insert(contentsOf: backlog.fates, at: 0)
+            backlog = Batch()
+        }
+        let hadProblem = problem != nil
         do {
-            try store.commit(history: batch.history, holds: batch.holds.map(\.hold))
+            try store.commit(history: batch.history, holds: batch.holds)
             failures.succeeded(Self.recording)
-            failures.succeeded(Self.holding)
+            problem = nil
+            if late > 0 { logger?("\(late) notification(s) kept in memory while the state database could not be written are in history now") }
         } catch {
-            failures.failed(Self.recording, "cannot write \(batch.history.count) notification(s) to the state database (\(oneLine(error))); forwarding goes on, \(batch.holds.count) that were to be held are delivered instead")
-            if !batch.holds.isEmpty {
-                failures.failed(Self.holding, "\(batch.holds.count) notification(s) that were to be held cannot be stored, so they are delivered instead")
-                for (_, fallback) in batch.holds { fallback() }
-                holdsRefused()
-            }
+            keep(history: batch.history, holds: batch.holds, error: error)
+            // The rows they are about are not written either: they wait with them.
+            backlog.closings = batch.closings
+            backlog.fates = batch.fates
+            batch.closings = []
+            batch.fates = []
         }
         do { try store.markClosed(batch.closings); failures.succeeded("recording closings") } catch {
-            failures.failed("recording closings", "cannot record closings in the state database: \(oneLine(error))")
+            failures.failed("recording closings", "cannot record closings in the state database: \(oneLine(error)); kept in memory until it can")
+            backlog.closings += batch.closings
         }
         do { try store.noteFates(batch.fates); failures.succeeded("recording fates") } catch {
-            failures.failed("recording fates", "cannot record what became of notifications in the state database: \(oneLine(error))")
+            failures.failed("recording fates", "cannot record what became of notifications in the state database: \(oneLine(error)); kept in memory until it can")
+            backlog.fates += batch.fates
         }
+        Self.bound(&backlog.closings)
+        Self.bound(&backlog.fates)
+        if !backlog.isEmpty { scheduleRetry() }
         for answer in batch.answers { answer.send() }
         committed(batch.ends, batch.answers.count)
+        if hadProblem != (problem != nil) || problem != nil { stateChanged() }
+    }
+
+    /// A refused write: its rows and holds wait in memory, the oldest rows beyond the bound dropped.
+    private func keep(history: [HistoryEntry], holds: [Store.Hold], error: Error) {
+        backlog.history = history
+        backlog.holds = holds
+        let over = backlog.history.count - Self.backlogLimit
+        if over > 0 {
+            backlog.history.removeFirst(over)
+            lost += over
+            failures.failed("keeping unwritten notifications in memory", "\(Self.backlogLimit) notifications wait in memory for the state database; older ones are dropped from history (counted in focusctl status)")
+        }
+        problem = "cannot write to the state database \(store.path) (\(oneLine(error))); \(backlog.history.count) "
+            + "notification(s) wait in memory and are written once it can (held ones stay held); "
+            + (lost > 0 ? "\(lost) could not be kept and are missing from history; " : "")
+            + "free space on that disk or make it writable"
+        failures.failed(Self.recording, "cannot write \(history.count) notification(s) to the state database (\(oneLine(error))); forwarding goes on, and they wait in memory (held ones stay held) until it can")
+    }
+
+    private static func bound<Item>(_ items: inout [Item]) {
+        if items.count > backlogLimit { items.removeFirst(items.count - backlogLimit) }
+    }
+
+    /// A backlog is written with the next batch, or by itself once the loop has had time.
+    private func scheduleRetry() {
+        guard retryTimer == .none else { return }
+        retryTimer = MainLoop.after(milliseconds: Self.retryMilliseconds) { [weak self] in
+            guard let self else { return }
+            self.retryTimer = .none
+            if !self.isPending && !self.backlog.isEmpty { self.write() }
+        }
     }
 }
 
