@@ -162,6 +162,7 @@ public struct StatusReport: Codable, Equatable, Sendable {
         copy.counts.delivered = nil
         copy.counts.queued = nil
         copy.counts.inFlight = nil
+        copy.state?.unwritten = 0
         return copy
     }
 }

@@ -265,7 +265,7 @@ public final class Service {
             self.stateRetryTimer = .none
             do {
                 let (folder, disk) = try self.openStateOnDisk()
-                let kept = try store.history(limit: Int.max).count
+                let kept = try store.countsByDecision().values.reduce(0, +)
                 try store.move(to: disk)
                 self.stateFolder = folder
                 self.logger.info("the state folder \(folder.path) can be used again: \(kept) history row(s) kept in memory meanwhile are written there")

@@ -1,5 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeLoop
 @testable import FocusBridgeServer
 import FocusBridgeStore
 import FocusBridgeTime
@@ -13,7 +14,8 @@ final class GroupCommitTests: XCTestCase {
     private let logs = LogRecorder()
 
     private func makeCommit(_ store: Store) -> GroupCommit {
-        GroupCommit(store: store, failures: FailureLog(logger: logs.logger), info: { [logs] in logs.logger.info("\($0)") })
+        GroupCommit(store: store, failures: FailureLog(logger: logs.logger), info: { [logs] in logs.logger.info("\($0)") },
+                    retryMilliseconds: 50)
     }
 
     private func hold(_ id: UInt32) -> Store.Hold {
@@ -57,8 +59,8 @@ final class GroupCommitTests: XCTestCase {
 
     /// One transaction: when the database refuses one row, none of the batch is written — and the
     /// callers are answered anyway (forwarding goes on); the batch waits in memory, held ones
-    /// held, and is written with the next batch once the database takes it.
-    func testARefusedWriteKeepsTheBatchInMemoryUntilTheNextWriteWorks() throws {
+    /// held, with what comes after it, and is written by the retry once the database takes it.
+    func testARefusedWriteKeepsTheBatchInMemoryUntilTheRetryWorks() throws {
         // A database that refuses one row: a trigger, added while the store is closed (the
         // bridge keeps the file locked).
         let folder = temporaryStoreFolder()
@@ -94,16 +96,22 @@ final class GroupCommitTests: XCTestCase {
         XCTAssertTrue(logs.lines.contains { $0.level == .error && $0.message.contains("cannot write 3 notification(s)") },
                       "\(logs.lines)")
 
-        // The database takes the row again (the trigger lets it through once held row 99 exists).
-        try store.commit(history: [], holds: [hold(99)])
+        // While it fails, what comes next waits too, answered at once, until the retry.
         commit.answer(history: historyEntry(4)) { answered.append(4) }
         runMainLoop(until: { !commit.isPending })
+        XCTAssertEqual(answered, [1, 2, 4])
+        XCTAssertEqual(commit.unwritten, 4)
+
+        // The database takes the row again (the trigger lets it through once held row 99 exists).
+        try store.commit(history: [], holds: [hold(99)])
+        // The retry is a timer (50 ms here): the loop blocks for it.
+        for _ in 0..<100 where commit.unwritten != 0 { _ = MainLoop.iterate(blocking: true) }
         XCTAssertEqual(try store.history(limit: 100).map(\.id), [4, 3, 2, 1], "what waited is written first, then the new")
         XCTAssertEqual(Set(try store.heldNotifications().map(\.item.id)), [3, 99], "the held one is stored")
         XCTAssertEqual(commit.unwritten, 0)
         XCTAssertNil(commit.problem)
         XCTAssertTrue(logs.lines.contains { $0.level == .info && $0.message.contains("works again") }, "\(logs.lines)")
-        XCTAssertTrue(logs.lines.contains { $0.message.contains("3 notification(s) kept in memory") }, "\(logs.lines)")
+        XCTAssertTrue(logs.lines.contains { $0.message.contains("4 notification(s) kept in memory") }, "\(logs.lines)")
     }
 
     /// A steady flood would keep the main loop from ever being idle: at `maxBatch` answers the

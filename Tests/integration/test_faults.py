@@ -272,7 +272,8 @@ def error_lines(bridge, *words):
 def test_state_on_a_full_or_read_only_disk(bridge_factory, fake_daemon, config, make_client, fail_writes, err):
     config(SUMMARY_CONFIG % far_time())
     env, trigger = fail_writes(err)
-    b = bridge_factory(extra_env=env)
+    # what the disk refused is tried again every 200 ms here (5 s by default)
+    b = bridge_factory(extra_env=dict(env, FOCUS_BRIDGE_STATE_RETRY_MS="200"))
     c = make_client()
     wait_connected(c)
     first = c.notify("before the disk fails", app="Writer")
@@ -313,6 +314,7 @@ def test_state_on_a_full_or_read_only_disk(bridge_factory, fake_daemon, config, 
     trigger.unlink()
     after = c.notify("disk works again", app="Writer")
     fake_daemon.wait_notify("disk works again")
+    wait_until(lambda: c.status()["state"]["unwritten"] == 0, 10, message="what waited in memory was never written")
     recovered = [l for l in error_lines(b, "works again") if "recording notifications in the state database" in l]
     assert len(recovered) == 1, "the recovery is said once: %r" % recovered
     rows = {r["id"]: r for r in c.history(1000)}

@@ -17,9 +17,11 @@ protocol IDWaiter: AnyObject {
 /// acknowledged can be lost to a crash (docs/RELIABILITY.md, "Crashes").
 ///
 /// A write the disk refuses (full, read-only) is not lost either: what it held stays in memory
-/// (`backlog`) and goes with the next write, or after `retryMilliseconds` when nothing else
-/// comes; held notifications stay held meanwhile. The backlog keeps at most `backlogLimit`
-/// history rows: older ones beyond it are dropped and counted (`lost`).
+/// (`backlog`), held notifications stay held, and what comes next joins it; the whole backlog
+/// is tried again every `retryMilliseconds` (one attempt then, whatever the rate of calls: a
+/// failing write of thousands of rows costs the loop, and must not cost every `Notify`). The
+/// backlog keeps at most `backlogLimit` history rows: older ones beyond it are dropped and
+/// counted (`lost`).
 final class GroupCommit {
     /// An ID whose life ended as it was handed out: its holders are told once they have the ID.
     struct End {
@@ -77,7 +79,7 @@ final class GroupCommit {
     private static let recording = "recording notifications in the state database"
     /// The most history rows a refused write leaves waiting in memory (about 10 MB of typical rows).
     static let backlogLimit = 10_000
-    /// How long a backlog waits for the next write before it is written by itself, at most.
+    /// How often a backlog is tried again.
     static let retryMilliseconds: UInt32 = Environment.variable("FOCUS_BRIDGE_STATE_RETRY_MS")
         .flatMap { UInt32($0) }.map { max($0, 10) } ?? 5_000
 
@@ -93,8 +95,8 @@ final class GroupCommit {
     private var retryTimer = SourceID.none
     /// Acknowledged notifications whose history row was dropped from a full backlog: never written.
     private(set) var lost = 0
-    /// Why the last write failed, while its backlog waits (one sentence); nil when writes work.
-    private(set) var problem: String?
+    /// The last write failed: a backlog waits for the retry.
+    private var failing = false
     /// Acknowledged notifications waiting in memory to be written to history.
     var unwritten: Int { backlog.history.count }
     /// After a write failed or worked again: what `focusctl status` shows changed.
@@ -109,8 +111,12 @@ final class GroupCommit {
     /// Told, as info, what went well after failures (rows written late).
     private let logger: ((String) -> Void)?
 
-    init(store: Store, failures: FailureLog, info: ((String) -> Void)? = nil) {
+    private let retryInterval: UInt32
+
+    init(store: Store, failures: FailureLog, info: ((String) -> Void)? = nil,
+         retryMilliseconds: UInt32 = GroupCommit.retryMilliseconds) {
         self.store = store
+        self.retryInterval = retryMilliseconds
         self.failures = failures
         self.logger = info
     }
@@ -173,7 +179,7 @@ final class GroupCommit {
         DispatchEnd.schedule(writeLater)
     }
 
-    private func write() {
+    private func write(retrying: Bool = false) {
         isPending = false
         var batch = pending
         pending = spare
@@ -181,6 +187,14 @@ final class GroupCommit {
         defer {
             batch.empty()
             spare = batch
+        }
+        if failing && !retrying {
+            // The disk refused the last write: this batch waits with the backlog for the retry.
+            keep(batch, error: nil)
+            scheduleRetry()
+            for answer in batch.answers { answer.send() }
+            committed(batch.ends, batch.answers.count)
+            return
         }
         let late = backlog.history.count
         if !backlog.isEmpty {
@@ -191,17 +205,15 @@ final class GroupCommit {
             batch.fates.insert(contentsOf: backlog.fates, at: 0)
             backlog = Batch()
         }
-        let hadProblem = problem != nil
+        let wasFailing = failing
         do {
             try store.commit(history: batch.history, holds: batch.holds)
             failures.succeeded(Self.recording)
-            problem = nil
+            failing = false
             if late > 0 { logger?("\(late) notification(s) kept in memory while the state database could not be written are in history now") }
         } catch {
-            keep(history: batch.history, holds: batch.holds, error: error)
-            // The rows they are about are not written either: they wait with them.
-            backlog.closings = batch.closings
-            backlog.fates = batch.fates
+            // The closings and fates are about rows not written either: they wait with them.
+            keep(batch, error: error)
             batch.closings = []
             batch.fates = []
         }
@@ -218,37 +230,56 @@ final class GroupCommit {
         if !backlog.isEmpty { scheduleRetry() }
         for answer in batch.answers { answer.send() }
         committed(batch.ends, batch.answers.count)
-        if hadProblem != (problem != nil) || problem != nil { stateChanged() }
+        // Said when writes start failing and when they work again (not on every write meanwhile).
+        if wasFailing != failing { stateChanged() }
     }
 
-    /// A refused write: its rows and holds wait in memory, the oldest rows beyond the bound dropped.
-    private func keep(history: [HistoryEntry], holds: [Store.Hold], error: Error) {
-        backlog.history = history
-        backlog.holds = holds
+    /// A refused write (`error`), or a batch that comes while the backlog waits: its rows, holds
+    /// and notes wait in memory, the oldest rows beyond the bound dropped.
+    private func keep(_ batch: Batch, error: Error?) {
+        backlog.history += batch.history
+        backlog.holds += batch.holds
+        backlog.closings += batch.closings
+        backlog.fates += batch.fates
+        Self.bound(&backlog.closings)
+        Self.bound(&backlog.fates)
         let over = backlog.history.count - Self.backlogLimit
         if over > 0 {
             backlog.history.removeFirst(over)
             lost += over
             failures.failed("keeping unwritten notifications in memory", "\(Self.backlogLimit) notifications wait in memory for the state database; older ones are dropped from history (counted in focusctl status)")
         }
-        problem = "cannot write to the state database \(store.path) (\(oneLine(error))); \(backlog.history.count) "
+        guard let error else { return }
+        failing = true
+        reason = oneLine(error)
+        failures.failed(Self.recording, "cannot write \(backlog.history.count) notification(s) to the state database (\(reason)); forwarding goes on, and they wait in memory (held ones stay held), tried again every \(retryInterval) ms")
+    }
+
+    /// Why the disk refused the last write (SQLite's words).
+    private var reason = ""
+
+    /// What is wrong while a backlog waits, and how to fix it (one sentence); nil when writes work.
+    var problem: String? {
+        guard failing else { return nil }
+        return "cannot write to the state database \(store.path) (\(reason)); \(backlog.history.count) "
             + "notification(s) wait in memory and are written once it can (held ones stay held); "
             + (lost > 0 ? "\(lost) could not be kept and are missing from history; " : "")
             + "free space on that disk or make it writable"
-        failures.failed(Self.recording, "cannot write \(history.count) notification(s) to the state database (\(oneLine(error))); forwarding goes on, and they wait in memory (held ones stay held) until it can")
     }
 
     private static func bound<Item>(_ items: inout [Item]) {
         if items.count > backlogLimit { items.removeFirst(items.count - backlogLimit) }
     }
 
-    /// A backlog is written with the next batch, or by itself once the loop has had time.
+    /// The backlog is tried again once `retryInterval` has passed (a write scheduled then joins
+    /// the backlog first, and the retry follows).
     private func scheduleRetry() {
         guard retryTimer == .none else { return }
-        retryTimer = MainLoop.after(milliseconds: Self.retryMilliseconds) { [weak self] in
+        retryTimer = MainLoop.after(milliseconds: retryInterval) { [weak self] in
             guard let self else { return }
             self.retryTimer = .none
-            if !self.isPending && !self.backlog.isEmpty { self.write() }
+            if self.isPending { return self.scheduleRetry() }
+            if !self.backlog.isEmpty { self.write(retrying: true) }
         }
     }
 }
