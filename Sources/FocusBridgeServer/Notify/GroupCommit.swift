@@ -257,11 +257,20 @@ final class GroupCommit {
 
     /// Why the disk refused the last write (SQLite's words).
     private var reason = ""
+    /// The same without the statement SQLite quotes, for status.
+    private var shortReason: String {
+        let marker = Array(" - while executing".utf8)
+        let bytes = Array(reason.utf8)
+        guard bytes.count >= marker.count,
+              let start = (0...(bytes.count - marker.count)).first(where: { bytes[$0..<$0 + marker.count].elementsEqual(marker) })
+        else { return reason }
+        return String(decoding: bytes[..<start], as: UTF8.self)
+    }
 
     /// What is wrong while a backlog waits, and how to fix it (one sentence); nil when writes work.
     var problem: String? {
         guard failing else { return nil }
-        return "cannot write to the state database \(store.path) (\(reason)); \(backlog.history.count) "
+        return "cannot write to the state database \(store.path) (\(shortReason)); \(backlog.history.count) "
             + "notification(s) wait in memory and are written once it can (held ones stay held); "
             + (lost > 0 ? "\(lost) could not be kept and are missing from history; " : "")
             + "free space on that disk or make it writable"
