@@ -96,6 +96,34 @@ public struct StatusReport: Codable, Equatable, Sendable {
         }
     }
 
+    /// The state folder, and what keeps the bridge from writing there.
+    public struct State: Codable, Equatable, Sendable {
+        public var folder: String
+        /// Whether history and held notifications are only in memory now (the folder cannot be used).
+        public var inMemory: Bool
+        /// What is wrong and how to fix it (one sentence), or null.
+        @Nullable public var problem: String?
+        /// Acknowledged notifications not written to the state folder yet: kept in memory and
+        /// written once it can be.
+        public var unwritten: Int
+        /// Acknowledged notifications whose history could not be kept at all (past the bound of
+        /// what waits in memory).
+        public var lost: Int
+
+        enum CodingKeys: String, CodingKey {
+            case folder, problem, unwritten, lost
+            case inMemory = "in-memory"
+        }
+
+        public init(folder: String, inMemory: Bool, problem: String?, unwritten: Int, lost: Int) {
+            self.folder = folder
+            self.inMemory = inMemory
+            self.problem = problem
+            self.unwritten = unwritten
+            self.lost = lost
+        }
+    }
+
     public var version: String
     public var silent: Bool
     @Nullable public var focus: Focus?
@@ -106,14 +134,17 @@ public struct StatusReport: Codable, Equatable, Sendable {
     public var mutes: [MuteReport]
     /// The window in front and a fullscreen one, as the window watcher knows them.
     @Nullable public var windows: WindowReport?
+    /// The state folder; absent from the answers of bridges before it was reported.
+    public var state: State?
 
     enum CodingKeys: String, CodingKey {
-        case version, silent, focus, downstream, counts, mutes, windows
+        case version, silent, focus, downstream, counts, mutes, windows, state
         case nextSummary = "next-summary"
     }
 
     public init(version: String, silent: Bool, focus: Focus?, nextSummary: String?, downstream: Downstream, counts: Counts,
-                mutes: [MuteReport] = [], windows: WindowReport? = nil) {
+                mutes: [MuteReport] = [], windows: WindowReport? = nil, state: State? = nil) {
+        self.state = state
         self.version = version
         self.silent = silent
         self.focus = focus
@@ -131,6 +162,7 @@ public struct StatusReport: Codable, Equatable, Sendable {
         copy.counts.delivered = nil
         copy.counts.queued = nil
         copy.counts.inFlight = nil
+        copy.state?.unwritten = 0
         return copy
     }
 }

@@ -19,9 +19,18 @@ public final class MessageConnection {
     private var matches: [Match] = []
     private var closeHandlers: [() -> Void] = []
 
-    private init(bus: OpaquePointer) {
+    private init(bus: OpaquePointer, started: Bool = true) {
         self.bus = bus
-        source = SdBusSource(bus: bus) { [weak self] in self?.closed() }
+        if started { source = SdBusSource(bus: bus) { [weak self] in self?.closed() } }
+    }
+
+    /// A connection that is not connected to anything (`isClosed`; every call fails with
+    /// `Disconnected`): what stands for a bus that is not there yet until `reconnect` finds it.
+    public static func unconnected() throws(DBusError) -> MessageConnection {
+        var bus: OpaquePointer?
+        try check(sd_bus_new(&bus), "sd_bus_new")
+        guard let bus else { throw DBusError(name: DBusError.failed, message: "sd_bus_new") }
+        return MessageConnection(bus: bus, started: false)
     }
 
     deinit {

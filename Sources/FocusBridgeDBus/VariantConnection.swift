@@ -44,6 +44,11 @@ public final class VariantConnection {
         VariantConnection(try MessageConnection.connect(address: address))
     }
 
+    /// Not connected to anything until `reconnect` (see `MessageConnection.unconnected`).
+    public static func unconnected() throws(DBusError) -> VariantConnection {
+        VariantConnection(try MessageConnection.unconnected())
+    }
+
     /// The session bus of `DBUS_SESSION_BUS_ADDRESS` (or the systemd user bus), as a private
     /// connection of our own.
     public static func session() throws(DBusError) -> VariantConnection {

@@ -58,8 +58,10 @@ public final class Service {
     private var configWatch: ConfigWatch?
     private var windows: WindowWatch?
     private var share: ShareFolder?
-    /// Held for the whole run: the state folder's lock.
+    /// Held for the whole run: the state folder's lock (nil while the folder cannot be used).
     private var stateFolder: StateFolder?
+    private var store: Store?
+    private var stateRetryTimer = SourceID.none
     private var reloadTimer = SourceID.none
     private var exitCode: Int32 = 0
     /// The names owned on `session` and on `notifications`.
@@ -92,15 +94,8 @@ public final class Service {
 
     private func start() throws {
         try SessionEnvironment.checkBusAddress()
-        let folder: StateFolder
-        do { folder = try StateFolder(path: options.stateDirectory) } catch { throw StartupError(error.description) }
-        stateFolder = folder
-        let store: Store
-        do {
-            store = try Store(directory: folder.path, notice: { [logger] in logger.warning("\($0)") })
-        } catch {
-            throw StartupError("\(error)") // StoreError: one sentence naming the file
-        }
+        let store = try openStore()
+        self.store = store
         let session: VariantConnection
         do { session = try VariantConnection.session() } catch {
             throw StartupError("cannot connect to the session bus (\(error.message)); is DBUS_SESSION_BUS_ADDRESS set?")
@@ -204,6 +199,103 @@ public final class Service {
         logger.info("serving org.freedesktop.Notifications as \(notifications.uniqueName)")
     }
 
+    // MARK: The state folder
+
+    /// The state folder cannot be used: why, and whether that stops the bridge (another
+    /// focus-bridge has it) or it runs with its state in memory.
+    private struct StateUnusable: Error {
+        let reason: String
+        let stops: Bool
+    }
+
+    /// Claims the state folder and opens its database.
+    private func openStateOnDisk() throws(StateUnusable) -> (StateFolder, Store) {
+        let folder: StateFolder
+        do { folder = try StateFolder(path: options.stateDirectory) } catch {
+            throw StateUnusable(reason: error.description, stops: error.isTaken)
+        }
+        do {
+            return (folder, try Store(directory: folder.path, notice: { [logger] in logger.warning("\($0)") }))
+        } catch let error as StoreError {
+            throw StateUnusable(reason: error.description, stops: error.isLocked) // one sentence naming the file
+        } catch {
+            throw StateUnusable(reason: "\(error)", stops: false)
+        }
+    }
+
+    /// The store on disk; or, when the state folder cannot be used (read-only, full, not a
+    /// folder), in memory: the bridge must own the names and deliver all the same, and a unit
+    /// restarting on failure would only fail again. Another focus-bridge on the folder stops it.
+    private func openStore() throws -> Store {
+        let reason: String
+        do {
+            let (folder, store) = try openStateOnDisk()
+            stateFolder = folder
+            return store
+        } catch {
+            if error.stops { throw StartupError(error.reason) }
+            reason = error.reason
+        }
+        let store: Store
+        do {
+            store = try Store(inMemory: reason, directory: options.stateDirectory,
+                              idHighWater: Self.idHighWaterWithoutState(now: time(nil)))
+        } catch {
+            throw StartupError("\(reason); nor can state be kept in memory: \(error)")
+        }
+        let line = "\(reason); focus-bridge runs without it, with history and held notifications in memory only "
+            + "(lost if it stops) until it can write there, tried every \(Self.stateRetryInterval)"
+        logger.error("\(line)")
+        scheduleStateRetry()
+        return store
+    }
+
+    /// How often a state folder that could not be used is tried again.
+    static let stateRetryMilliseconds: UInt32 = Environment.variable("FOCUS_BRIDGE_STATE_RETRY_MS")
+        .flatMap { UInt32($0) }.map { max($0, 10) } ?? 30_000
+
+    /// `30 s`, or `200 ms` (tests).
+    static var stateRetryInterval: String {
+        stateRetryMilliseconds % 1000 == 0 ? "\(stateRetryMilliseconds / 1000) s" : "\(stateRetryMilliseconds) ms"
+    }
+
+    private func scheduleStateRetry() {
+        stateRetryTimer = MainLoop.after(milliseconds: Self.stateRetryMilliseconds) { [weak self] in
+            guard let self, let store = self.store else { return }
+            self.stateRetryTimer = .none
+            do {
+                let (folder, disk) = try self.openStateOnDisk()
+                let kept = try store.countsByDecision().values.reduce(0, +)
+                try store.move(to: disk)
+                self.stateFolder = folder
+                self.logger.info("the state folder \(folder.path) can be used again: \(kept) history row(s) kept in memory meanwhile are written there")
+                self.control?.announce()
+            } catch {
+                self.logger.debug("the state folder \(self.options.stateDirectory) still cannot be used: \(error)")
+                self.scheduleStateRetry()
+            }
+        }
+    }
+
+    /// A folder of the bridge's own (0700, made by mkdtemp) for the private bus's config while
+    /// the state folder cannot be used: in XDG_RUNTIME_DIR, else /tmp.
+    static func privateFolderOutsideState() -> String? {
+        let base = Environment.variable("XDG_RUNTIME_DIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((base + "/focus-bridge-XXXXXX").utf8CString)
+        return template.withUnsafeMutableBufferPointer { buffer in
+            mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
+        }
+    }
+
+    /// Where IDs start without a state folder. No file says which IDs a run before gave out, so
+    /// they start past what a stored counter reaches in practice (2^31, two billion
+    /// notifications) and past every run before without its state: 4 IDs per second since
+    /// 2025-01-01 (focus-bridge(1), NOTIFICATION IDS).
+    static func idHighWaterWithoutState(now: time_t) -> UInt32 {
+        let seconds = UInt64(max(0, Int64(now) - 1_735_689_600))
+        return UInt32(min(UInt64(1) << 31 + 4 * seconds, UInt64(UInt32.max) - (UInt64(1) << 24)))
+    }
+
     /// Loads the configuration file again. A file that fails to load is refused: the running
     /// configuration stays, and the error is logged and returned.
     ///
@@ -272,23 +364,40 @@ public final class Service {
             return BusDownstream(mode: .name, target: name, connection: try VariantConnection.session(),
                                  calls: try MessageConnection.session(), daemonName: name, passthroughNames: nil, logger: logger)
         case .address(let address, let name):
-            let connection: VariantConnection
-            let calls: MessageConnection
+            // A bus that is not there yet (started after the bridge, or restarting) is what the
+            // bridge meets when it goes away at run time: it serves, and connects when it can.
+            var connection: VariantConnection
+            var calls: MessageConnection
+            var absence: DBusError?
             do {
-                connection = try VariantConnection.connect(address: address)
-                calls = try MessageConnection.connect(address: address)
+                connection = try VariantConnection.unconnected()
+                calls = try MessageConnection.unconnected()
+                do {
+                    connection = try VariantConnection.connect(address: address)
+                    calls = try MessageConnection.connect(address: address)
+                } catch {
+                    absence = error
+                    connection = try VariantConnection.unconnected()
+                }
             } catch {
                 throw StartupError("cannot connect to the daemon's bus at \(address): \(error.message)")
             }
             let downstream = BusDownstream(mode: .address, target: name, connection: connection, calls: calls,
                                            daemonName: name, passthroughNames: passthroughNames, logger: logger)
-            watchDownstreamBus(downstream, address: address)
+            if let absence {
+                logger.warning("the daemon's bus at \(address) is not there (\(absence.message)); notifications wait, connecting when it is")
+                downstream.problem = Self.busAbsent(address)
+                reconnect(downstream, address: address, afterMilliseconds: Self.firstReconnectMilliseconds)
+            } else {
+                watchDownstreamBus(downstream, address: address)
+            }
             return downstream
         case .spawn(let command):
             let bus: PrivateBus
-            do { bus = try PrivateBus(directory: options.stateDirectory, logger: logger) } catch {
+            let directory = stateFolder?.path ?? Self.privateFolderOutsideState() ?? options.stateDirectory
+            do { bus = try PrivateBus(directory: directory, logger: logger) } catch {
                 let reason = (error as? DBusError)?.message ?? "\(error)"
-                throw StartupError("cannot start the private bus for the daemon in \(options.stateDirectory): \(reason)")
+                throw StartupError("cannot start the private bus for the daemon in \(directory): \(reason)")
             }
             privateBus = bus
             bus.onExit { [weak self] how in
@@ -311,16 +420,23 @@ public final class Service {
         }
     }
 
-    /// In `address` mode the daemon's bus may go away (and come back at the same address): the
-    /// bridge keeps serving, notifications wait as for an absent daemon, and it connects again
-    /// with back-off (0.1 s, doubling, at most 10 s apart).
+    /// In `address` mode the daemon's bus may go away (and come back at the same address), or not
+    /// be there yet at start: the bridge keeps serving, notifications wait as for an absent
+    /// daemon, and it connects (again) with back-off (0.1 s, doubling, at most 10 s apart).
     private func watchDownstreamBus(_ downstream: BusDownstream, address: String) {
         downstream.connection.onClose { [weak self, weak downstream] in
             guard let self, let downstream, !self.stopping else { return }
             self.logger.warning("the daemon's bus at \(address) closed the connection; notifications wait, connecting again")
+            downstream.problem = Self.busAbsent(address)
             downstream.connectionLost()
             self.reconnect(downstream, address: address, afterMilliseconds: Self.firstReconnectMilliseconds)
         }
+    }
+
+    /// What `focusctl status` says while the daemon's bus is away.
+    static func busAbsent(_ address: String) -> String {
+        "the daemon's bus at \(address) is not there; notifications wait, and the bridge connects "
+            + "(trying at most \(lastReconnectMilliseconds / 1000) s apart) once a bus listens there"
     }
 
     static let firstReconnectMilliseconds: UInt32 = 100
@@ -340,7 +456,8 @@ public final class Service {
                 self.logger.debug("the daemon's bus at \(address) is not back (\(error)); next try in \(next) ms")
                 return self.reconnect(downstream, address: address, afterMilliseconds: next)
             }
-            self.logger.info("connected again to the daemon's bus at \(address)")
+            self.logger.info("connected to the daemon's bus at \(address)")
+            downstream.problem = nil
             self.watchDownstreamBus(downstream, address: address)
             downstream.start()
         }
@@ -411,6 +528,8 @@ public final class Service {
         ownedFastNames.removeAll()
         MainLoop.cancel(reconnectTimer)
         reconnectTimer = .none
+        MainLoop.cancel(stateRetryTimer)
+        stateRetryTimer = .none
         stopDownstream()
         MainLoop.quit()
     }

@@ -297,6 +297,8 @@ public final class SQLiteDatabase {
 
     /// Read and write, created when missing, one thread at a time, extended result codes.
     public static let defaultFlags: Int32 = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+    /// File names given as `file:` URIs are read as such (`mode=memory`, `cache=shared`), also in ATTACH.
+    public static let uriFlag: Int32 = SQLITE_OPEN_URI
 
     /// Opens `path`; `busyTimeout` is how long a statement waits for another connection's lock.
     /// The file is read once (sqlite_master), so one that is not a database fails here.

@@ -16,6 +16,8 @@ public final class StateFolder {
     /// Why the folder cannot be used, in one sentence.
     public struct Refused: Error, CustomStringConvertible {
         public let description: String
+        /// Another focus-bridge holds the folder (as opposed to a folder that cannot be written).
+        public var isTaken = false
     }
 
     public static let lockName = "focus-bridge.lock"
@@ -43,7 +45,7 @@ public final class StateFolder {
             let holder = Self.readPID(descriptor).map { "PID \($0)" } ?? "PID unknown"
             close(descriptor)
             throw Refused(description: "another focus-bridge (\(holder)) is already running with the state folder \(path); "
-                + "stop it first, or give this one another folder with --state-dir")
+                + "stop it first, or give this one another folder with --state-dir", isTaken: true)
         }
         let text = "\(getpid())\n"
         if ftruncate(descriptor, 0) != 0 || pwrite(descriptor, text, text.utf8.count, 0) != text.utf8.count {

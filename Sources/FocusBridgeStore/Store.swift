@@ -8,6 +8,9 @@ import Glibc
 /// Why the state database cannot be used, in one sentence that names the file.
 public struct StoreError: Error, CustomStringConvertible {
     public let description: String
+    /// Another program (another focus-bridge) has the file: running without it would be two
+    /// bridges on one state, so this one stops rather than keep its state in memory.
+    public var isLocked = false
 
     public init(description: String) { self.description = description }
 
@@ -16,6 +19,7 @@ public struct StoreError: Error, CustomStringConvertible {
             let what = error.reason
             if error.isBusyOrLocked {
                 description = "the state database \(path) is locked by another program (\(what)); close it and start again"
+                isLocked = true
             } else {
                 description = "cannot open the state database \(path): \(what)"
             }
@@ -32,8 +36,14 @@ public struct StoreError: Error, CustomStringConvertible {
 /// One connection, used from the bridge's main loop only (SQLite.swift: statements prepared
 /// once and cached, one transaction per group commit).
 public final class Store {
-    public let path: String
-    let database: SQLiteDatabase
+    /// The file (`state.sqlite3`); while in memory, the file it is to be moved to.
+    public private(set) var path: String
+    private(set) var database: SQLiteDatabase
+    /// While the store is in memory (`init(inMemory:)`): why the state folder cannot be used.
+    /// nil once on disk.
+    public private(set) var inMemoryBecause: String?
+    /// The in-memory database's name, which the file's connection attaches to move it over.
+    private var memoryName: String?
     /// The history insert, prepared once (every Notify runs it).
     private var historyInsert: Statement?
     /// Told, in one sentence, about anything in the file that was discarded or repaired.
@@ -76,11 +86,57 @@ public final class Store {
         }
     }
 
+    /// A store in memory, for a state folder that cannot be used (`reason`, one sentence): the
+    /// bridge runs on it as on the file, and `move(to:)` writes it all there once it can.
+    /// `directory` is the folder it is meant for; `idHighWater` where IDs start (no file tells
+    /// which were given out before).
+    public init(inMemory reason: String, directory: String, idHighWater: UInt32) throws {
+        notice = { _ in }
+        path = FilePath.appending(directory, "state.sqlite3")
+        inMemoryBecause = reason
+        // Named and shared: the file's own connection attaches it by that name to copy it over.
+        let name = "file:focus-bridge-\(getpid())?mode=memory&cache=shared"
+        memoryName = name
+        database = try SQLiteDatabase(path: name, flags: SQLiteDatabase.defaultFlags | SQLiteDatabase.uriFlag)
+        try Self.migrate(database)
+        try setIDHighWater(idHighWater)
+    }
+
+    /// Writes everything of this in-memory store into `disk` (a store just opened on the file),
+    /// then goes on with that file: history and held notifications are added to the file's,
+    /// settings and choices made meanwhile win, the ID high-water mark is the higher of both.
+    /// Does nothing for a store already on disk.
+    public func move(to disk: Store) throws {
+        guard let memoryName else { return }
+        let file = disk.database
+        try file.execute("ATTACH DATABASE ? AS volatile", [memoryName])
+        defer { try? file.execute("DETACH DATABASE volatile") }
+        let mark = max(try idHighWater(), try disk.idHighWater())
+        let history = "id, app, summary, body, level, decision, received, closed, close_reason, request, fate"
+        let held = "id, kind, focus, app, summary, body, level, relevance, received, sender, pid, digest, payload_type, payload, holders"
+        try file.transaction {
+            try file.execute("INSERT INTO main.history (\(history)) SELECT \(history) FROM volatile.history ORDER BY row")
+            try file.execute("INSERT OR REPLACE INTO main.held (\(held)) SELECT \(held) FROM volatile.held")
+            try file.execute("INSERT OR REPLACE INTO main.setting (key, value) SELECT key, value FROM volatile.setting")
+            for table in ["app_choice", "app_mute", "app_asked"] {
+                try file.execute("INSERT OR REPLACE INTO main.\(table) SELECT * FROM volatile.\(table)")
+            }
+            try file.execute("INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                             [SettingKey.idHighWater.rawValue, String(mark)])
+        }
+        database = file
+        path = disk.path
+        historyInsert = nil
+        inMemoryBecause = nil
+        self.memoryName = nil
+    }
+
     /// Opens, sets the modes, migrates and checks the file (a truncated file may open well and
     /// fail only on the pages it lacks: `quick_check` reads them all once).
     private static func open(_ path: String) throws -> SQLiteDatabase {
         // A file that is not a database (or is damaged in its first page) fails here.
-        let database = try SQLiteDatabase(path: path, busyTimeout: 5000)
+        // URI names are taken in ATTACH: how an in-memory store is moved into the file (`move(to:)`).
+        let database = try SQLiteDatabase(path: path, flags: SQLiteDatabase.defaultFlags | SQLiteDatabase.uriFlag, busyTimeout: 5000)
         try database.execute("PRAGMA synchronous = NORMAL")
         // Only the daemon opens the file (focusctl asks over D-Bus), so it keeps the lock:
         // no file locking on every transaction, and a second daemon cannot open the store.

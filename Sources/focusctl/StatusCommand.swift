@@ -33,6 +33,10 @@ struct StatusCommand: ParsableCommand {
             ["Muted", Self.describe(status.mutes)],
             ["Window", Self.describe(status.windows)],
         ]
+        if let state = status.state {
+            rows.append(["State", Self.describe(state)])
+            if let problem = state.problem { rows.append(["State problem", problem]) }
+        }
         // Right under the downstream it is about: a daemon that cannot start.
         if let problem = downstream.problem { rows.insert(["Problem", problem], at: 4) }
         print(Table.render(rows))
@@ -44,6 +48,15 @@ struct StatusCommand: ParsableCommand {
         var text = windows.focused ?? "none"
         if let fullscreen = windows.fullscreen { text += fullscreen == windows.focused ? ", fullscreen" : "; fullscreen: \(fullscreen)" }
         return text + " (from \(windows.source))"
+    }
+
+    /// `/home/me/.local/state/focus-bridge`, or what keeps the bridge from writing there and
+    /// how many notifications that concerns.
+    static func describe(_ state: StatusReport.State) -> String {
+        var text = state.folder + (state.inMemory ? " (cannot be used: state in memory only)" : "")
+        if state.unwritten > 0 { text += "; \(state.unwritten) notification(s) not written there yet" }
+        if state.lost > 0 { text += "; \(state.lost) missing from history (could not be kept)" }
+        return text
     }
 
     /// The apps muted now: `Slack until 14:30, Steam until Tue 09:00`, or `none`.

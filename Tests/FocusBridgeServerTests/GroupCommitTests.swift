@@ -1,5 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeLoop
 @testable import FocusBridgeServer
 import FocusBridgeStore
 import FocusBridgeTime
@@ -13,7 +14,8 @@ final class GroupCommitTests: XCTestCase {
     private let logs = LogRecorder()
 
     private func makeCommit(_ store: Store) -> GroupCommit {
-        GroupCommit(store: store, failures: FailureLog(logger: logs.logger))
+        GroupCommit(store: store, failures: FailureLog(logger: logs.logger), info: { [logs] in logs.logger.info("\($0)") },
+                    retryMilliseconds: 50)
     }
 
     private func hold(_ id: UInt32) -> Store.Hold {
@@ -32,7 +34,7 @@ final class GroupCommitTests: XCTestCase {
         var commits: [(ends: Int, answered: Int)] = []
         commit.committed = { ends, count in commits.append((ends.count, count)) }
 
-        commit.hold(hold(4), fallback: { XCTFail("the hold was written: no fallback") })
+        commit.hold(hold(4))
         for id: UInt32 in 1...3 {
             commit.answer(history: historyEntry(id)) {
                 answered.append(id)
@@ -56,8 +58,9 @@ final class GroupCommitTests: XCTestCase {
     }
 
     /// One transaction: when the database refuses one row, none of the batch is written — and the
-    /// callers are answered anyway (forwarding goes on), the held ones are delivered instead.
-    func testARefusedWriteWritesNothingOfTheBatchAndDeliversTheHeldOnesInstead() throws {
+    /// callers are answered anyway (forwarding goes on); the batch waits in memory, held ones
+    /// held, with what comes after it, and is written by the retry once the database takes it.
+    func testARefusedWriteKeepsTheBatchInMemoryUntilTheRetryWorks() throws {
         // A database that refuses one row: a trigger, added while the store is closed (the
         // bridge keeps the file locked).
         let folder = temporaryStoreFolder()
@@ -66,18 +69,18 @@ final class GroupCommitTests: XCTestCase {
             let raw = try SQLiteDatabase(path: path)
             do {
                 try raw.execute("""
-                    CREATE TRIGGER refuse BEFORE INSERT ON history WHEN NEW.summary = 'refused'
+                    CREATE TRIGGER refuse BEFORE INSERT ON history
+                    WHEN NEW.summary = 'refused' AND NOT EXISTS (SELECT 1 FROM held WHERE id = 99)
                     BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
                     """)
             }
         }
         let store = try Store(directory: folder)
         let commit = makeCommit(store)
-        var fallbacks: [UInt32] = []
-        var refusedHolds = 0
+        var changes = 0
         var answered: [UInt32] = []
-        commit.holdsRefused = { refusedHolds += 1 }
-        commit.hold(hold(3), fallback: { fallbacks.append(3) })
+        commit.stateChanged = { changes += 1 }
+        commit.hold(hold(3))
         commit.answer(history: historyEntry(1)) { answered.append(1) }
         commit.answer(history: historyEntry(2, summary: "refused")) { answered.append(2) }
         commit.record(historyEntry(3, decision: .heldFocus))
@@ -85,17 +88,30 @@ final class GroupCommitTests: XCTestCase {
         runMainLoop(until: { !commit.isPending })
         XCTAssertEqual(try store.history(limit: 100).map(\.id), [], "the row written before the refused one was rolled back")
         XCTAssertEqual(try store.heldNotifications().count, 0)
-        XCTAssertEqual(fallbacks, [3], "the held notification is delivered instead of lost")
-        XCTAssertEqual(refusedHolds, 1)
         XCTAssertEqual(answered, [1, 2], "the callers still get their IDs")
+        XCTAssertEqual(commit.unwritten, 3, "the batch waits in memory")
+        XCTAssertEqual(commit.lost, 0)
+        XCTAssertTrue(commit.problem?.contains("3 notification(s) wait in memory") ?? false, "\(commit.problem ?? "nil")")
+        XCTAssertGreaterThan(changes, 0, "status is told")
         XCTAssertTrue(logs.lines.contains { $0.level == .error && $0.message.contains("cannot write 3 notification(s)") },
                       "\(logs.lines)")
 
-        // The next batch is written again (the streak ends, said once).
+        // While it fails, what comes next waits too, answered at once, until the retry.
         commit.answer(history: historyEntry(4)) { answered.append(4) }
         runMainLoop(until: { !commit.isPending })
-        XCTAssertEqual(try store.history(limit: 100).map(\.id), [4])
+        XCTAssertEqual(answered, [1, 2, 4])
+        XCTAssertEqual(commit.unwritten, 4)
+
+        // The database takes the row again (the trigger lets it through once held row 99 exists).
+        try store.commit(history: [], holds: [hold(99)])
+        // The retry is a timer (50 ms here): the loop blocks for it.
+        for _ in 0..<100 where commit.unwritten != 0 { _ = MainLoop.iterate(blocking: true) }
+        XCTAssertEqual(try store.history(limit: 100).map(\.id), [4, 3, 2, 1], "what waited is written first, then the new")
+        XCTAssertEqual(Set(try store.heldNotifications().map(\.item.id)), [3, 99], "the held one is stored")
+        XCTAssertEqual(commit.unwritten, 0)
+        XCTAssertNil(commit.problem)
         XCTAssertTrue(logs.lines.contains { $0.level == .info && $0.message.contains("works again") }, "\(logs.lines)")
+        XCTAssertTrue(logs.lines.contains { $0.message.contains("4 notification(s) kept in memory") }, "\(logs.lines)")
     }
 
     /// A steady flood would keep the main loop from ever being idle: at `maxBatch` answers the
@@ -135,8 +151,8 @@ final class GroupCommitTests: XCTestCase {
     func testHoldsWithdrawnBeforeTheWriteAreNotWritten() throws {
         let store = try temporaryStore()
         let commit = makeCommit(store)
-        commit.hold(hold(5), fallback: {})
-        commit.hold(hold(6), fallback: {})
+        commit.hold(hold(5))
+        commit.hold(hold(6))
         commit.withdrawHolds([5])
         commit.record(historyEntry(6, decision: .heldFocus))
         runMainLoop(until: { !commit.isPending })

@@ -25,6 +25,36 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(file, 0o600)
     }
 
+    /// A store kept in memory while the folder cannot be used, then moved into the file: the
+    /// file's history and settings stay, what was kept in memory is added after them, and IDs
+    /// go on past both marks.
+    func testAStoreInMemoryMovesIntoTheFileKeepingBoth() throws {
+        let start = Instant(timeIntervalSince1970: 1_800_000_000)
+        do {
+            let before = try Store(directory: directory)
+            try before.record([HistoryEntry(id: 7, app: "Old", summary: "from the file", body: "", level: .active,
+                                            decision: .delivered, received: start)])
+            try before.setIDHighWater(2048)
+            try before.setSetting(.silent, "off")
+        }
+        let memory = try Store(inMemory: "cannot create the state folder", directory: directory, idHighWater: 3_000_000_000)
+        XCTAssertEqual(memory.inMemoryBecause, "cannot create the state folder")
+        XCTAssertEqual(try memory.idHighWater(), 3_000_000_000)
+        try memory.record([HistoryEntry(id: 3_000_000_001, app: "New", summary: "in memory", body: "", level: .active,
+                                        decision: .delivered, received: start + 5)])
+        try memory.setSetting(.silent, "on")
+
+        try memory.move(to: try Store(directory: directory))
+        XCTAssertNil(memory.inMemoryBecause)
+        XCTAssertEqual(memory.path, directory + "/state.sqlite3")
+        XCTAssertEqual(try memory.history(limit: 10).map(\.summary), ["in memory", "from the file"])
+        try memory.record([HistoryEntry(id: 3_000_000_002, app: "New", summary: "on disk", body: "", level: .active,
+                                        decision: .delivered, received: start + 6)])
+        XCTAssertEqual(try memory.idHighWater(), 3_000_000_000, "the higher mark of both")
+        XCTAssertEqual(try memory.setting(.silent), "on", "what was set meanwhile wins")
+        XCTAssertEqual(try memory.history(limit: 10).map(\.summary), ["on disk", "in memory", "from the file"])
+    }
+
     func testHistoryNewestFirstFilteredByAppAnyCase() throws {
         let store = try Store(directory: directory)
         let start = Instant(timeIntervalSince1970: 1_800_000_000)

@@ -180,3 +180,40 @@ def test_address_mode_outlives_the_daemons_bus_and_reconnects(bridge_factory, pr
     assert client.wait_signal("ActionInvoked", nid).args == (nid, "ok")
     assert waiting != nid and b.alive()
     second.stop()
+
+
+def test_address_mode_starts_before_the_daemons_bus_and_connects(bridge_factory, procs, tmp_path, client, request):
+    """The daemon's bus not there yet at start is met as its loss at run time is: the bridge owns
+    the names, answers, says what waits for what, and delivers once a bus listens there."""
+    socket = tmp_path / "later-bus-socket"
+    address = "unix:path=%s" % socket
+    b = bridge_factory(downstream_address=address)     # waits until both names are owned
+    waiting, took = client.timed_notify("sent before the daemon's bus exists")
+    assert waiting > 0 and took < FAST and b.alive()
+    downstream = client.status()["downstream"]
+    assert downstream["connected"] is False
+    assert downstream["problem"] and address in downstream["problem"], downstream
+
+    bus = PrivateBus(tmp_path, "later", procs, config=bus_config(listen=address))
+    daemon = FakeDaemon(bus, procs, tmp_path, name=NOTIF_NAME, node=request.node)
+    daemon.wait_notify("sent before the daemon's bus exists", timeout=15)
+    wait_connected(client)
+    assert client.status()["downstream"]["problem"] is None
+    nid = client.notify("after the bus appeared", actions=["ok", "OK"])
+    did = daemon.wait_notify("after the bus appeared")["daemon_id"]
+    daemon.action(did, "ok")
+    assert client.wait_signal("ActionInvoked", nid).args == (nid, "ok")
+    daemon.stop()
+
+
+def test_address_mode_with_no_bus_and_the_name_taken_names_the_owner(bridge_factory, fake_daemon_factory, bus,
+                                                                     tmp_path):
+    squatter = fake_daemon_factory(bus=bus)
+    b = bridge_factory(downstream_address="unix:path=%s" % (tmp_path / "no-bus-here"), wait=False)
+    wait_until(lambda: b.proc.poll() is not None, 10,
+               message="focus-bridge kept running although the name is taken")
+    assert b.stop() == 1
+    text = b.stderr()
+    lines = [l for l in text.splitlines() if str(squatter.pid) in l and squatter.unique_name in l]
+    assert len(lines) == 1, "no single line naming the owner (PID %d):\n%s" % (squatter.pid, text)
+    assert "cannot connect to the daemon's bus" not in text, text

@@ -5,6 +5,7 @@ import FocusBridgeDBus
 import FocusBridgeJSON
 import FocusBridgeLoop
 import FocusBridgeStore
+import FocusBridgeSystem
 import FocusBridgeTime
 #if canImport(Glibc)
 import Glibc
@@ -161,7 +162,23 @@ final class ControlInterface {
                           inFlight: bridge.inFlightCount, heldFocus: bridge.waiting(.heldFocus).count,
                           heldSummary: bridge.waiting(.heldSummary).count),
             mutes: bridge.preferences.mutes.active(at: bridge.clock.now).map(MuteReport.init),
-            windows: windows())
+            windows: windows(), state: state())
+    }
+
+    /// The state folder: whether the bridge can write there, and what waits to be written.
+    private func state() -> StatusReport.State {
+        let folder = FilePath.parent(store.path)
+        let commit = bridge.commit
+        if let reason = store.inMemoryBecause {
+            // Every row in memory waits for the folder (a count over memory, not a file).
+            let kept = ((try? store.countsByDecision()) ?? [:]).values.reduce(0, +)
+            return .init(folder: folder, inMemory: true,
+                         problem: "\(reason); until then history and held notifications are kept in memory only "
+                             + "(lost if focus-bridge stops), and the folder is tried again every "
+                             + Service.stateRetryInterval,
+                         unwritten: kept + commit.unwritten, lost: commit.lost)
+        }
+        return .init(folder: folder, inMemory: false, problem: commit.problem, unwritten: commit.unwritten, lost: commit.lost)
     }
 
     private func focusList() -> [FocusListReport] {

@@ -21,6 +21,8 @@ final class BusDownstream: Downstream {
     private(set) var serverInformation: ServerInformation?
     private(set) var daemonQuiet: DaemonQuiet?
     weak var events: DownstreamEvents?
+    /// Why the daemon cannot be reached (its bus is away, in address mode); nil otherwise.
+    var problem: String?
     private(set) var passthrough: Passthrough?
     private let logger: Logger
     /// The daemon's unique name while it is there; its signals are recognised by it.
@@ -56,6 +58,8 @@ final class BusDownstream: Downstream {
 
     /// Subscribes to the daemon's signals and watches its name; again after a reconnect.
     func start() {
+        // Not connected yet (address mode, the bus not there): `start` follows the reconnect.
+        guard !calls.isClosed else { return }
         do {
             try calls.match("type='signal'") { [weak self] signal in self?.received(signal) }
             try calls.watchName(daemonName) { [weak self] owner in self?.ownerChanged(to: owner) }

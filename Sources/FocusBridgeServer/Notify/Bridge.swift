@@ -71,7 +71,7 @@ final class Bridge {
         let failures = FailureLog(logger: logger)
         senders = SenderDirectory(bus: bus)
         ids = try IDSource(store: store, failures: failures)
-        commit = GroupCommit(store: store, failures: failures)
+        commit = GroupCommit(store: store, failures: failures, info: { [logger] in logger.info("\($0)") })
         held = try HeldRegistry(store: store, commit: commit, failures: failures, logger: logger)
         preferences = AppPreferences(store: store, clock: clock, logger: logger)
         forwarder = Forwarder(downstream: downstream, logger: logger)
@@ -91,7 +91,7 @@ final class Bridge {
             forwarder.handled(answered)
             forwarder.pump()
         }
-        commit.holdsRefused = { [weak self] in self?.stateChanged() }
+        commit.stateChanged = { [weak self] in self?.stateChanged() }
         held.changed = { [weak self] in self?.stateChanged() }
         preferences.changed = { [weak self] in self?.stateChanged() }
         collapses.show = { [weak self] id, app, arguments in
@@ -174,13 +174,7 @@ final class Bridge {
             badges.counted(id, app: decision.app, senders: item.holders, processID: processID)
             // Durable with the same commit, before the caller hears the ID.
             let stored = arguments.all // GVariant's serialised form, the state files' format
-            commit.hold(Store.Hold(item: item, payloadType: stored.typeString, payload: stored.bytes)) {
-                [weak self] in
-                // The store refused it: delivering is better than losing it.
-                self?.held.forget(id)
-                self?.deliver(id, arguments, decision.shown, holders: item.holders, processID: processID,
-                              counts: arguments.replacesID == 0)
-            }
+            commit.hold(Store.Hold(item: item, payloadType: stored.typeString, payload: stored.bytes))
             stateChanged()
         case .drop(let endsAtOnce):
             // The app hears the ID, then that it closed, so a waiting sender is released.

@@ -1,6 +1,8 @@
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeLoop
 import FocusBridgeStore
+import FocusBridgeSystem
 import FocusBridgeTime
 
 /// Whoever waits for a notification's ID: a door's call (the fdo door's `Notify`), answered
@@ -13,6 +15,13 @@ protocol IDWaiter: AnyObject {
 /// is written in one transaction (at the end of the bus dispatch that read the calls, or when the
 /// loop is idle for work from elsewhere: `DispatchEnd`), and the callers hear their IDs only after it, so nothing
 /// acknowledged can be lost to a crash (docs/RELIABILITY.md, "Crashes").
+///
+/// A write the disk refuses (full, read-only) is not lost either: what it held stays in memory
+/// (`backlog`), held notifications stay held, and what comes next joins it; the whole backlog
+/// is tried again every `retryMilliseconds` (one attempt then, whatever the rate of calls: a
+/// failing write of thousands of rows costs the loop, and must not cost every `Notify`). The
+/// backlog keeps at most `backlogLimit` history rows: older ones beyond it are dropped and
+/// counted (`lost`).
 final class GroupCommit {
     /// An ID whose life ended as it was handed out: its holders are told once they have the ID.
     struct End {
@@ -23,7 +32,7 @@ final class GroupCommit {
 
     private struct Batch {
         var history: [HistoryEntry] = []
-        var holds: [(hold: Store.Hold, fallback: () -> Void)] = []
+        var holds: [Store.Hold] = []
         /// The replies to send once the batch is written.
         var answers: [Answer] = []
         var ends: [End] = []
@@ -34,6 +43,8 @@ final class GroupCommit {
 
         /// Empties the batch for the next one, keeping its arrays' storage (not grown afresh for
         /// every batch) unless a burst made one large.
+        var isEmpty: Bool { history.isEmpty && holds.isEmpty && closings.isEmpty && fates.isEmpty }
+
         mutating func empty() {
             Self.empty(&history)
             Self.empty(&holds)
@@ -66,7 +77,11 @@ final class GroupCommit {
     /// otherwise keep the main loop from ever being idle).
     static let maxBatch = 64
     private static let recording = "recording notifications in the state database"
-    private static let holding = "holding notifications in the state database"
+    /// The most history rows a refused write leaves waiting in memory (about 10 MB of typical rows).
+    static let backlogLimit = 10_000
+    /// How often a backlog is tried again.
+    static let retryMilliseconds: UInt32 = Environment.variable("FOCUS_BRIDGE_STATE_RETRY_MS")
+        .flatMap { UInt32($0) }.map { max($0, 10) } ?? 5_000
 
     private let store: Store
     private let failures: FailureLog
@@ -75,9 +90,17 @@ final class GroupCommit {
     private var spare = Batch()
     /// A write is scheduled: answers (and the forwarding behind them) wait for it.
     private(set) var isPending = false
-
-    /// After holds the store refused were handed to their fallbacks.
-    var holdsRefused: () -> Void = {}
+    /// What writes the disk refused left to write: acknowledged rows, held notifications, notes.
+    private var backlog = Batch()
+    private var retryTimer = SourceID.none
+    /// Acknowledged notifications whose history row was dropped from a full backlog: never written.
+    private(set) var lost = 0
+    /// The last write failed: a backlog waits for the retry.
+    private var failing = false
+    /// Acknowledged notifications waiting in memory to be written to history.
+    var unwritten: Int { backlog.history.count }
+    /// After a write failed or worked again: what `focusctl status` shows changed.
+    var stateChanged: () -> Void = {}
     /// After each write, once its callers are answered: the ends to tell, and how many calls
     /// were answered.
     var committed: (_ ends: [End], _ answered: Int) -> Void = { _, _ in }
@@ -85,9 +108,17 @@ final class GroupCommit {
     /// The write, as the callback scheduled for it: made once (not a closure per batch).
     private lazy var writeLater: () -> Void = { [weak self] in self?.write() }
 
-    init(store: Store, failures: FailureLog) {
+    /// Told, as info, what went well after failures (rows written late).
+    private let logger: ((String) -> Void)?
+
+    private let retryInterval: UInt32
+
+    init(store: Store, failures: FailureLog, info: ((String) -> Void)? = nil,
+         retryMilliseconds: UInt32 = GroupCommit.retryMilliseconds) {
         self.store = store
+        self.retryInterval = retryMilliseconds
         self.failures = failures
+        self.logger = info
     }
 
     /// Answers `waiter` with `id` once `history` (and the rest of this pass) is committed.
@@ -112,15 +143,16 @@ final class GroupCommit {
         schedule()
     }
 
-    /// Stores a held notification with this batch; `fallback` runs if the store refuses it
-    /// (delivering is better than losing it).
-    func hold(_ hold: Store.Hold, fallback: @escaping () -> Void) {
-        pending.holds.append((hold, fallback))
+    /// Stores a held notification with this batch (or, while the disk refuses, once it takes it:
+    /// it stays held in memory meanwhile).
+    func hold(_ hold: Store.Hold) {
+        pending.holds.append(hold)
     }
 
     /// Held notifications released before they were written must not be written at all.
     func withdrawHolds(_ ids: Set<UInt32>) {
-        pending.holds.removeAll { ids.contains($0.hold.item.id) }
+        pending.holds.removeAll { ids.contains($0.item.id) }
+        if !backlog.holds.isEmpty { backlog.holds.removeAll { ids.contains($0.item.id) } }
     }
 
     /// Tells `holders` that `id` closed, after the answers of this batch.
@@ -147,7 +179,7 @@ final class GroupCommit {
         DispatchEnd.schedule(writeLater)
     }
 
-    private func write() {
+    private func write(retrying: Bool = false) {
         isPending = false
         var batch = pending
         pending = spare
@@ -156,26 +188,108 @@ final class GroupCommit {
             batch.empty()
             spare = batch
         }
+        if failing && !retrying {
+            // The disk refused the last write: this batch waits with the backlog for the retry.
+            keep(batch, error: nil)
+            scheduleRetry()
+            for answer in batch.answers { answer.send() }
+            committed(batch.ends, batch.answers.count)
+            return
+        }
+        let late = backlog.history.count
+        if !backlog.isEmpty {
+            // What the disk refused before goes first, in the order it came.
+            batch.history.insert(contentsOf: backlog.history, at: 0)
+            batch.holds.insert(contentsOf: backlog.holds, at: 0)
+            batch.closings.insert(contentsOf: backlog.closings, at: 0)
+            batch.fates.insert(contentsOf: backlog.fates, at: 0)
+            backlog = Batch()
+        }
+        let wasFailing = failing
         do {
-            try store.commit(history: batch.history, holds: batch.holds.map(\.hold))
+            try store.commit(history: batch.history, holds: batch.holds)
             failures.succeeded(Self.recording)
-            failures.succeeded(Self.holding)
+            failing = false
+            if late > 0 { logger?("\(late) notification(s) kept in memory while the state database could not be written are in history now") }
         } catch {
-            failures.failed(Self.recording, "cannot write \(batch.history.count) notification(s) to the state database (\(oneLine(error))); forwarding goes on, \(batch.holds.count) that were to be held are delivered instead")
-            if !batch.holds.isEmpty {
-                failures.failed(Self.holding, "\(batch.holds.count) notification(s) that were to be held cannot be stored, so they are delivered instead")
-                for (_, fallback) in batch.holds { fallback() }
-                holdsRefused()
-            }
+            // The closings and fates are about rows not written either: they wait with them.
+            keep(batch, error: error)
+            batch.closings = []
+            batch.fates = []
         }
         do { try store.markClosed(batch.closings); failures.succeeded("recording closings") } catch {
-            failures.failed("recording closings", "cannot record closings in the state database: \(oneLine(error))")
+            failures.failed("recording closings", "cannot record closings in the state database: \(oneLine(error)); kept in memory until it can")
+            backlog.closings += batch.closings
         }
         do { try store.noteFates(batch.fates); failures.succeeded("recording fates") } catch {
-            failures.failed("recording fates", "cannot record what became of notifications in the state database: \(oneLine(error))")
+            failures.failed("recording fates", "cannot record what became of notifications in the state database: \(oneLine(error)); kept in memory until it can")
+            backlog.fates += batch.fates
         }
+        Self.bound(&backlog.closings)
+        Self.bound(&backlog.fates)
+        if !backlog.isEmpty { scheduleRetry() }
         for answer in batch.answers { answer.send() }
         committed(batch.ends, batch.answers.count)
+        // Said when writes start failing and when they work again (not on every write meanwhile).
+        if wasFailing != failing { stateChanged() }
+    }
+
+    /// A refused write (`error`), or a batch that comes while the backlog waits: its rows, holds
+    /// and notes wait in memory, the oldest rows beyond the bound dropped.
+    private func keep(_ batch: Batch, error: Error?) {
+        backlog.history += batch.history
+        backlog.holds += batch.holds
+        backlog.closings += batch.closings
+        backlog.fates += batch.fates
+        Self.bound(&backlog.closings)
+        Self.bound(&backlog.fates)
+        let over = backlog.history.count - Self.backlogLimit
+        if over > 0 {
+            backlog.history.removeFirst(over)
+            lost += over
+            failures.failed("keeping unwritten notifications in memory", "\(Self.backlogLimit) notifications wait in memory for the state database; older ones are dropped from history (counted in focusctl status)")
+        }
+        guard let error else { return }
+        failing = true
+        reason = oneLine(error)
+        failures.failed(Self.recording, "cannot write \(backlog.history.count) notification(s) to the state database (\(reason)); forwarding goes on, and they wait in memory (held ones stay held), tried again every \(retryInterval) ms")
+    }
+
+    /// Why the disk refused the last write (SQLite's words).
+    private var reason = ""
+    /// The same without the statement SQLite quotes, for status.
+    private var shortReason: String {
+        let marker = Array(" - while executing".utf8)
+        let bytes = Array(reason.utf8)
+        guard bytes.count >= marker.count,
+              let start = (0...(bytes.count - marker.count)).first(where: { bytes[$0..<$0 + marker.count].elementsEqual(marker) })
+        else { return reason }
+        return String(decoding: bytes[..<start], as: UTF8.self)
+    }
+
+    /// What is wrong while a backlog waits, and how to fix it (one sentence); nil when writes work.
+    var problem: String? {
+        guard failing else { return nil }
+        return "cannot write to the state database \(store.path) (\(shortReason)); \(backlog.history.count) "
+            + "notification(s) wait in memory and are written once it can (held ones stay held); "
+            + (lost > 0 ? "\(lost) could not be kept and are missing from history; " : "")
+            + "free space on that disk or make it writable"
+    }
+
+    private static func bound<Item>(_ items: inout [Item]) {
+        if items.count > backlogLimit { items.removeFirst(items.count - backlogLimit) }
+    }
+
+    /// The backlog is tried again once `retryInterval` has passed (a write scheduled then joins
+    /// the backlog first, and the retry follows).
+    private func scheduleRetry() {
+        guard retryTimer == .none else { return }
+        retryTimer = MainLoop.after(milliseconds: retryInterval) { [weak self] in
+            guard let self else { return }
+            self.retryTimer = .none
+            if self.isPending { return self.scheduleRetry() }
+            if !self.backlog.isEmpty { self.write(retrying: true) }
+        }
     }
 }
 

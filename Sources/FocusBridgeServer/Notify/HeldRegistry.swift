@@ -51,9 +51,6 @@ final class HeldRegistry {
     /// Holds `item` in memory; the store gets it with the group commit.
     func hold(_ item: HeldNotification) { held[item.id] = (item, nil) }
 
-    /// Forgets an item the store refused (it is delivered instead).
-    func forget(_ id: UInt32) { held[id] = nil }
-
     /// Held notifications still waiting (not yet sent out in a digest), oldest first.
     func waiting(_ kind: DeliveryOutcome) -> [HeldNotification] {
         held.values.filter { $0.digest == nil && $0.item.reason.outcome == kind }.map(\.item)
