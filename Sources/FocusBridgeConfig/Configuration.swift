@@ -30,6 +30,9 @@ public struct Configuration: Equatable, Sendable {
     /// non-blocking and up to `maxFileBytes`: a FIFO or a device put at the path (an editor's
     /// rename of a link, a mistake) is refused at once, never waited on.
     public static func load(path: String) throws(ConfigError) -> Configuration {
+        // A file the process cannot even look at (a folder on the way it may not search) is no
+        // configuration, as a missing one; one it sees but may not read is a mistake.
+        guard FileStatus.exists(path) else { return Configuration() }
         let bytes: [UInt8]
         do { bytes = try FileReading.readRegularFile(path, limit: maxFileBytes) } catch {
             switch error {

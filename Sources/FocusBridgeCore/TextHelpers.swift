@@ -64,6 +64,14 @@ extension StringProtocol {
     /// character, DEL and the C1 controls (U+0080–U+009F) `\xHH`, the code point in two hex
     /// digits. Everything else is itself (a backslash too). The notation is focusctl(1)'s, and
     /// this is the one place that makes it.
+    /// The same, line by line: the line breaks stay (a message of several lines, such as every
+    /// mistake of a configuration, one per line), every other control character is escaped.
+    public var escapingControlCharactersKeepingLines: String {
+        // By scalars: as Characters, "\r\n" is one and would not split at its "\n".
+        unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { String(String.UnicodeScalarView($0)).escapingControlCharacters }.joined(separator: "\n")
+    }
+
     public var escapingControlCharacters: String {
         var text = String(self)
         let clean = text.withUTF8 { bytes in

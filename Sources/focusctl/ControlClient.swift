@@ -72,8 +72,9 @@ struct ControlClient {
     }
 
     static func fail(_ message: String, code: Int32) -> Never {
-        // The bridge's error names what a caller sent (an app name): shown as text.
-        FileHandle.standardError.write(Data((message.escapingControlCharacters + "\n").utf8))
+        // The bridge's error names what a caller sent (an app name): shown as text, one line per
+        // line of the message (a configuration's mistakes, one per line).
+        FileHandle.standardError.write(Data((message.escapingControlCharactersKeepingLines + "\n").utf8))
         exit(code)
     }
 }

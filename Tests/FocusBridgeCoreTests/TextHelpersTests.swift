@@ -31,6 +31,8 @@ final class TextHelpersTests: XCTestCase {
         XCTAssertEqual("\u{1B}]0;title\u{07}".escapingControlCharacters, "\\e]0;title\\x07")
         XCTAssertEqual("a\rb\nc\td".escapingControlCharacters, "a\\rb\\nc\\td")
         XCTAssertEqual("\u{00}\u{1F}\u{7F}".escapingControlCharacters, "\\x00\\x1f\\x7f")
+        XCTAssertEqual("one\u{1B}\ntwo\r\n".escapingControlCharactersKeepingLines, "one\\e\ntwo\\r\n",
+                       "the line breaks of a message of several lines stay")
         // C1 controls (CSI is U+009B), not the letters around them that share their lead byte
         XCTAssertEqual("\u{9B}2J \u{80}\u{9F}".escapingControlCharacters, "\\x9b2J \\x80\\x9f")
         XCTAssertEqual("\u{A0}é€😀".escapingControlCharacters, "\u{A0}é€😀")
