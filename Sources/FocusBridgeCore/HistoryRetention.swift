@@ -62,9 +62,10 @@ public struct HistorySize: Equatable, Sendable {
     /// bound (128 rows for the default 64 MiB, at most 2 MiB).
     public var checkEveryRows: Int { min(128, max(1, maxBytes / 16 / Self.maxRowBytes)) }
 
-    /// Rows forgotten in one pass (one transaction): bounded work, so a `Notify` behind it waits
-    /// a few milliseconds at most; the next pass follows when the loop is idle.
-    public var batchRows: Int { min(256, max(8, maxBytes / 16 / Self.maxRowBytes)) }
+    /// Rows forgotten in one pass (one transaction), and as many more as were written since the
+    /// last pass, at most four batches (`Store.trimHistory`): bounded work, so a `Notify` behind
+    /// it waits a few milliseconds at most; the next pass follows when the loop is idle.
+    public var batchRows: Int { min(64, max(8, maxBytes / 16 / Self.maxRowBytes)) }
 
     /// Whether the file must be rewritten (VACUUM) to come back within the bound: it and the
     /// WAL's room are over it, and at least a quarter of it is free pages that only a rewrite

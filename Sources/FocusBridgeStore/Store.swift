@@ -551,8 +551,12 @@ public final class Store {
             guard historySize != oldValue else { return }
             sizeCheckForced = historySize != nil
             // The WAL file keeps the size of its largest burst unless told to give it back
-            // after a checkpoint (-1: never; the default).
-            try? database.execute("PRAGMA journal_size_limit = \(historySize?.walLimit ?? -1)")
+            // after a checkpoint (-1: never; the default). It is checkpointed every 1000 pages
+            // (SQLite's default), or sooner where that would not leave it within its room.
+            let walLimit = historySize?.walLimit ?? -1
+            let pageSize = (try? database.statement("PRAGMA page_size").firstRow { $0.int(0) }) ?? nil
+            let pages = historySize.map { min(1000, max(16, $0.walLimit / 2 / max(pageSize ?? 4096, 512))) } ?? 1000
+            try? database.execute("PRAGMA journal_size_limit = \(walLimit); PRAGMA wal_autocheckpoint = \(pages)")
         }
     }
     /// History rows written since the size was last looked at.
@@ -598,24 +602,36 @@ public final class Store {
     }
 
     /// One bounded pass over the history's size: when the pages in use are over
-    /// `HistorySize.trimAbove`, forgets the oldest `batchRows` rows in one transaction, held
+    /// `HistorySize.trimAbove`, forgets the oldest `batchRows` rows (more after a burst of
+    /// writes, at most four batches) in one transaction, held
     /// notifications' rows never (they stay as long as they are held). A pass that leaves the
     /// history over its bound makes the next look due at once: the caller runs passes until
     /// `isWithin`, letting other work in between.
     @discardableResult
     public func trimHistory() throws -> HistoryTrim {
+        let written = rowsSinceSizeCheck
         rowsSinceSizeCheck = 0
         sizeCheckForced = false
         guard let historySize, try diskUse().usedBytes > historySize.trimAbove else {
             return HistoryTrim(forgotten: 0, isWithin: true)
         }
+        // A batch, and as many again as were written since the last pass: a flood that leaves
+        // the loop never idle is outrun by the passes its commits bring.
+        let rows = min(historySize.batchRows + written, 4 * historySize.batchRows)
+        // The freed pages are not zeroed first (`secure_delete = FAST`): builds that zero them
+        // all (Debian's) write each forgotten row twice, five times the pass's time. The rows
+        // that follow reuse those pages (that is what keeps the file within the bound), and a
+        // compaction rewrites the file; other deletions keep the build's setting.
+        let secureDelete = try database.statement("PRAGMA secure_delete").firstRow { $0.int(0) } ?? 0
+        try database.execute("PRAGMA secure_delete = FAST")
+        defer { try? database.execute("PRAGMA secure_delete = \(secureDelete)") }
         // Oldest first by row (the rowid: received order), skipping what is held: the held
         // table's key is its ID, so each skip is one lookup.
         let forgotten = try database.transaction {
             try database.execute("""
                 DELETE FROM history WHERE row IN (SELECT row FROM history
                     WHERE NOT EXISTS (SELECT 1 FROM held WHERE held.id = history.id) ORDER BY row LIMIT ?)
-                """, [historySize.batchRows])
+                """, [rows])
             return database.changes
         }
         let isWithin = try forgotten == 0 || diskUse().usedBytes <= historySize.trimAbove
