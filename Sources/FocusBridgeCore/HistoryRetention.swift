@@ -39,9 +39,9 @@ public struct HistoryRetention: Equatable, Sendable {
 /// lowered) is compacted once at a quiet moment (`needsCompacting`).
 public struct HistorySize: Equatable, Sendable {
     public static let mebibyte = 1 << 20
-    /// The most a history row takes on disk, kept as `KeptText` and `KeptRequest` cut it (app
-    /// 256 B, summary 1 KiB, body 4 KiB, the kept request at most about 6 KiB), rounded up: the
-    /// batches and the looks are sized with it, so their bytes stay a small part of the bound.
+    /// About the most a history row takes on disk, kept as `KeptText` and `KeptRequest` cut it
+    /// (app 256 B, summary 1 KiB, body 4 KiB, the kept request up to about 8 KiB): the looks and
+    /// batches are sized with it, so what they write stays a small part of the bound.
     public static let maxRowBytes = 16 << 10
 
     /// The bound, in bytes.
