@@ -80,3 +80,32 @@ def test_a_flood_of_big_notifications_leaves_the_state_folder_within_history_max
     assert 1000 <= rows < 20000 and not oldest, (rows, oldest)
     # held before the flood, so among the oldest: neither they nor their history rows go
     assert held_rows == sorted(held) and held_history == sorted(held), (held, held_rows, held_history)
+
+
+def test_a_state_file_grown_past_the_bound_is_trimmed_and_compacted_at_start(bridge_factory, fake_daemon, make_client):
+    """A state file an older release let grow (20,000 rows of 6 KiB: 120 MiB) comes within the
+    bound once the bridge starts: the oldest forgotten in passes between other work, then the
+    file rewritten once; the newest kept."""
+    first = bridge_factory()
+    assert first.stop() == 0
+    now = time.time()
+    db = sqlite3.connect(str(first.state_dir / "state.sqlite3"))
+    try:
+        db.executemany(
+            "INSERT INTO history (id, app, summary, body, level, decision, received, request) "
+            "VALUES (?, 'Grown', ?, ?, 'active', 'collapsed', ?, ?)",
+            ((500000 + i, "grown %d" % i, "%05d" % i + "b" * 4091, now - 3600 + i * 0.1, "r" * 2048) for i in range(20000)))
+        db.commit()
+    finally:
+        db.close()
+    before = state_folder_mib(first.state_dir)
+    assert before > 1.5 * HISTORY_MAX_MiB, before
+
+    bridge = bridge_factory()
+    # the passes run when the loop is idle, the compaction after them: awaited, bounded
+    wait_until(lambda: "history: the state database was compacted" in bridge.stderr(), 60,
+               message="no compaction logged: %s" % bridge.stderr_tail())
+    print("state folder %.1f MiB before, %s after" % (before, state_files(bridge.state_dir)))
+    assert state_folder_mib(bridge.state_dir) <= HISTORY_MAX_MiB, state_files(bridge.state_dir)
+    rows = make_client().history(5, "Grown")
+    assert [row["summary"] for row in rows] == ["grown %d" % i for i in range(19999, 19994, -1)], rows
