@@ -164,6 +164,9 @@ enum ConfigKeys {
         .choice("when-focused", \.whenFocused),
         .bool("badges", \.badges),
         .bool("tray", \.tray),
+        .integer("history-max-mb", \.historyMaxMB) {
+            (4...1_048_576).contains($0) ? nil : "`history-max-mb` must be from 4 to 1048576 (1 TiB), not \($0)"
+        },
     ]
 
     static let summary: [ConfigKey<PolicySettings>] = [

@@ -35,6 +35,8 @@ public struct GeneralSettings: Equatable, Sendable {
     public var coalesceSeconds = 120
     public var afterFocus: AfterFocus = .digest
     public var historyDays = 7
+    /// The most disk the history takes, in MiB (`HistorySize`): the oldest go first.
+    public var historyMaxMB = 64
     /// At most this many notifications per app in `rateLimitSeconds` (0: no limit).
     public var rateLimit = 20
     public var rateLimitSeconds = 10

@@ -366,6 +366,7 @@ public final class Store {
                 """)
             historyInsert = statement
         }
+        rowsSinceSizeCheck &+= entries.count
         for entry in entries {
             try statement.reset()
             try statement.bind(Int64(entry.id), at: 1)
@@ -595,6 +596,117 @@ public final class Store {
             let update = try database.statement("UPDATE held SET digest = ? WHERE id = ?")
             for id in ids { try update.execute([digest.map { Int64($0) }, Int64(id)]) }
         }
+    }
+
+    // MARK: History size
+
+    /// The bound on the history's size (`history-max-mb`); nil: none. A new bound is looked at
+    /// with the next `trimHistory`, without waiting for rows to be written.
+    public var historySize: HistorySize? {
+        didSet {
+            guard historySize != oldValue else { return }
+            sizeCheckForced = historySize != nil
+            // The WAL file keeps the size of its largest burst unless told to give it back
+            // after a checkpoint (-1: never; the default). It is checkpointed every 1000 pages
+            // (SQLite's default), or sooner where that would not leave it within its room.
+            let walLimit = historySize?.walLimit ?? -1
+            let pageSize = (try? database.statement("PRAGMA page_size").firstRow { $0.int(0) }) ?? nil
+            let pages = historySize.map { min(1000, max(16, $0.walLimit / 2 / max(pageSize ?? 4096, 512))) } ?? 1000
+            try? database.execute("PRAGMA journal_size_limit = \(walLimit); PRAGMA wal_autocheckpoint = \(pages)")
+        }
+    }
+    /// History rows written since the size was last looked at.
+    private var rowsSinceSizeCheck = 0
+    /// The next look is due whatever was written (a new bound, or a pass that left it over).
+    private var sizeCheckForced = false
+
+    /// Whether `trimHistory` has something to look at: enough rows were written since the last
+    /// look (`HistorySize.checkEveryRows`), or the last pass left the history over its bound.
+    public var isHistoryTrimDue: Bool {
+        guard let historySize else { return false }
+        return sizeCheckForced || rowsSinceSizeCheck >= historySize.checkEveryRows
+    }
+
+    /// What one `trimHistory` pass did.
+    public struct HistoryTrim: Equatable, Sendable {
+        /// Rows forgotten.
+        public var forgotten: Int
+        /// Whether the history is within its bound now, or has nothing left to forget.
+        public var isWithin: Bool
+
+        public init(forgotten: Int, isWithin: Bool) {
+            self.forgotten = forgotten
+            self.isWithin = isWithin
+        }
+    }
+
+    /// The database's bytes on disk: its file (every page, free ones too), the pages in use, and the WAL file.
+    public struct DiskUse: Equatable, Sendable {
+        public var fileBytes: Int
+        public var usedBytes: Int
+        public var walBytes: Int
+        public var freeBytes: Int { fileBytes - usedBytes }
+    }
+
+    /// Read from the file's header (no page is read): cheap enough for every look.
+    public func diskUse() throws -> DiskUse {
+        let pageSize = try database.statement("PRAGMA page_size").firstRow { $0.int(0) } ?? 0
+        let pages = try database.statement("PRAGMA page_count").firstRow { $0.int(0) } ?? 0
+        let free = try database.statement("PRAGMA freelist_count").firstRow { $0.int(0) } ?? 0
+        return DiskUse(fileBytes: pages * pageSize, usedBytes: (pages - free) * pageSize,
+                       walBytes: FileStatus.size(path + "-wal") ?? 0)
+    }
+
+    /// One bounded pass over the history's size: when the pages in use are over
+    /// `HistorySize.trimAbove`, forgets the oldest `batchRows` rows (more after a burst of
+    /// writes, at most four batches) in one transaction, held
+    /// notifications' rows never (they stay as long as they are held). A pass that leaves the
+    /// history over its bound makes the next look due at once: the caller runs passes until
+    /// `isWithin`, letting other work in between.
+    @discardableResult
+    public func trimHistory() throws -> HistoryTrim {
+        let written = rowsSinceSizeCheck
+        rowsSinceSizeCheck = 0
+        sizeCheckForced = false
+        guard let historySize, try diskUse().usedBytes > historySize.trimAbove else {
+            return HistoryTrim(forgotten: 0, isWithin: true)
+        }
+        // A batch, and as many again as were written since the last pass: a flood that leaves
+        // the loop never idle is outrun by the passes its commits bring.
+        let rows = min(historySize.batchRows + written, 4 * historySize.batchRows)
+        // The freed pages are not zeroed first (`secure_delete = FAST`): builds that zero them
+        // all (Debian's) write each forgotten row twice, five times the pass's time. The rows
+        // that follow reuse those pages (that is what keeps the file within the bound), and a
+        // compaction rewrites the file; other deletions keep the build's setting.
+        let secureDelete = try database.statement("PRAGMA secure_delete").firstRow { $0.int(0) } ?? 0
+        try database.execute("PRAGMA secure_delete = FAST")
+        defer { try? database.execute("PRAGMA secure_delete = \(secureDelete)") }
+        // Oldest first by row (the rowid: received order), skipping what is held: the held
+        // table's key is its ID, so each skip is one lookup.
+        let forgotten = try database.transaction {
+            try database.execute("""
+                DELETE FROM history WHERE row IN (SELECT row FROM history
+                    WHERE NOT EXISTS (SELECT 1 FROM held WHERE held.id = history.id) ORDER BY row LIMIT ?)
+                """, [rows])
+            return database.changes
+        }
+        let isWithin = try forgotten == 0 || diskUse().usedBytes <= historySize.trimAbove
+        sizeCheckForced = !isWithin
+        return HistoryTrim(forgotten: forgotten, isWithin: isWithin)
+    }
+
+    /// Gives back what a file far over its bound holds in free pages (`HistorySize.needsCompacting`):
+    /// rewrites it (VACUUM, about as long as writing what is in use once more) and empties the
+    /// WAL file the rewrite went through. For a quiet moment (start, the daily prune), never
+    /// between notifications. True when it compacted.
+    @discardableResult
+    public func compactIfFarOver() throws -> Bool {
+        guard let historySize else { return false }
+        let use = try diskUse()
+        guard historySize.needsCompacting(fileBytes: use.fileBytes, freeBytes: use.freeBytes) else { return false }
+        try database.execute("VACUUM")
+        try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return true
     }
 
     /// Forgets history received before `date`; returns how many rows went.

@@ -13,6 +13,8 @@ final class ConfigCorpusTests: XCTestCase {
             ("unknown table", "\n[genral]\n", "f.toml:2:2: unknown table `genral`; did you mean `general`?"),
             ("wrong type", "[general]\ncoalesce-seconds = \"2m\"\n", "f.toml:2:20: `coalesce-seconds` must be a whole number, not a string"),
             ("too many buttons", "[general]\nmax-actions = 6\n", "f.toml:2:15: `max-actions` must be from 0 to 4"),
+            ("history too small to hold a WAL", "[general]\nhistory-max-mb = 2\n",
+             "f.toml:2:18: `history-max-mb` must be from 4 to 1048576 (1 TiB), not 2"),
             ("bad enum", "[general]\nafter-focus = \"replai\"\n", "f.toml:2:15: `after-focus` must be one of \"digest\", \"replay\", \"none\", not \"replai\"; did you mean \"replay\"?"),
             ("bad summary time", "[summary]\ntimes = [\"08:00\", \"25:00\"]\n", "f.toml:2:19: \"25:00\" is not a time of day"),
             ("unknown app key", "[apps.\"org.mozilla.firefox\"]\ndelivry = \"summary\"\n", "f.toml:2:1: unknown key `delivry` in [apps.org.mozilla.firefox]; did you mean `delivery`?"),
@@ -56,6 +58,7 @@ final class ConfigCorpusTests: XCTestCase {
         coalesce-seconds = 30
         after-focus = "replay"
         history-days = 3
+        history-max-mb = 256
 
         [summary]
         times = ["18:00", "8:00"]
@@ -91,6 +94,7 @@ final class ConfigCorpusTests: XCTestCase {
         XCTAssertEqual(policy.general.maxActions, 3)
         XCTAssertEqual(policy.general.destructiveLabels, [])
         XCTAssertEqual(policy.general.afterFocus, .replay)
+        XCTAssertEqual(policy.general.historyMaxMB, 256)
         XCTAssertEqual(policy.summaryTimes.map(\.description), ["08:00", "18:00"])
         XCTAssertEqual(policy.rule(forApp: "ORG.MOZILLA.FIREFOX").delivery, .summary)
         XCTAssertEqual(policy.rule(forApp: "pager").critical, true)

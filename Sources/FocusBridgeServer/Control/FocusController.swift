@@ -103,7 +103,8 @@ final class FocusController {
 
     private var retention: HistoryRetention { HistoryRetention(days: bridge.settings.general.historyDays) }
 
-    /// Forgets history older than `history-days`, at start and about daily (`HistoryRetention`).
+    /// Forgets history older than `history-days`, at start and about daily (`HistoryRetention`),
+    /// and keeps it within `history-max-mb` (`HistoryTrimmer`).
     private func pruneHistory(now: Instant) {
         guard retention.isDue(at: now, lastPruned: historyPruned) else { return }
         historyPruned = now
@@ -113,6 +114,8 @@ final class FocusController {
         } catch {
             logger.error("cannot prune the history: \(error)")
         }
+        // Then within `history-max-mb`, and a file far over it compacted: a quiet moment.
+        bridge.historyTrimmer.maintain()
     }
 
     /// Delivers one summary if any summary time passed since the last look (while running,

@@ -25,6 +25,8 @@ final class Bridge {
     let clock: Clock
     private let ids: IDSource
     let commit: GroupCommit
+    /// Keeps the history within `history-max-mb`, after commits.
+    let historyTrimmer: HistoryTrimmer
     let held: HeldRegistry
     /// The person's choices per app and the mutes.
     let preferences: AppPreferences
@@ -44,6 +46,7 @@ final class Bridge {
         didSet {
             badges.settingsChanged(settings)
             tables.limit(settings.general.rateLimit, window: Double(settings.general.rateLimitSeconds))
+            historyTrimmer.size = HistorySize(megabytes: settings.general.historyMaxMB)
         }
     }
     /// Silent mode (the Ring/Silent switch), kept in the store across restarts.
@@ -72,6 +75,8 @@ final class Bridge {
         senders = SenderDirectory(bus: bus)
         ids = try IDSource(store: store, failures: failures)
         commit = GroupCommit(store: store, failures: failures, info: { [logger] in logger.info("\($0)") })
+        historyTrimmer = HistoryTrimmer(store: store, failures: failures, logger: logger, clock: clock)
+        historyTrimmer.size = HistorySize(megabytes: settings.general.historyMaxMB)
         held = try HeldRegistry(store: store, commit: commit, failures: failures, logger: logger)
         preferences = AppPreferences(store: store, clock: clock, logger: logger)
         forwarder = Forwarder(downstream: downstream, logger: logger)
@@ -90,6 +95,7 @@ final class Bridge {
             for end in ends { ended(end.id, reason: end.reason, holders: end.holders) }
             forwarder.handled(answered)
             forwarder.pump()
+            historyTrimmer.afterCommit()
         }
         commit.stateChanged = { [weak self] in self?.stateChanged() }
         held.changed = { [weak self] in self?.stateChanged() }
