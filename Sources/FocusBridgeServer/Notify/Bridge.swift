@@ -113,6 +113,8 @@ final class Bridge {
     var queuedCount: Int { forwarder.queued }
     var inFlightCount: Int { forwarder.inFlight }
     func waiting(_ kind: DeliveryOutcome) -> [HeldNotification] { held.waiting(kind) }
+    /// How many wait of `kind` (what status and the tray show), without listing them.
+    func heldCount(_ kind: DeliveryOutcome) -> Int { held.waitingCount(kind) }
 
     /// The live state a decision depends on.
     func policyContext() -> PolicyContext {
