@@ -217,8 +217,8 @@ private struct HeldRun {
                 listed = ((try? JSONSerialization.jsonObject(with: Data(reply.utf8))) as? [Any])?.count ?? 0
             }
             result.appsListed = listed
-            // One letter changed in a name seen: refused with "did you mean".
-            var mistyped = Array(names[names.count / 2])
+            // One letter changed in a name among the last sent: refused with "did you mean".
+            var mistyped = Array(names[names.count - 1])
             mistyped[100] = "#"
             let began = Stopwatch.now()
             let method = Control1Method.setAppChoice
