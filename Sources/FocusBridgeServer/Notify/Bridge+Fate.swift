@@ -130,7 +130,7 @@ extension Bridge {
         }
         let digests = Set(items.compactMap { held.digest(of: $0.id) })
         held.remove(items.map(\.id))
-        for item in items { ended(item.id, reason: .dismissed, holders: item.holders) }
+        endedMany(items, reason: .dismissed)
         for digest in digests.sorted() { closeIfEmpty(digest) }
         let n = items.count
         return FateActionReport(action: "dismiss", ids: items.map(\.id),

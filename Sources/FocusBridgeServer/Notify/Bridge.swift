@@ -56,6 +56,11 @@ final class Bridge {
     var activeFocus: ActiveFocus?
     /// Called when something `focusctl status` shows has changed.
     var stateChanged: () -> Void = {}
+    /// The `NotificationClosed` signals of a large release, told `closingsPerPass` per pass of
+    /// the main loop (`endedMany`), so that a reply is never queued behind thousands of them.
+    var closingBacklog: [(id: UInt32, reason: CloseReason, holders: [Caller])] = []
+    var closingStart = 0
+    var closingScheduled = false
 
     init(bus: VariantConnection, notificationBus: MessageConnection, downstream: Downstream, store: Store,
          settings: PolicySettings, clock: Clock = SystemClock(), logger: Logger) throws {
