@@ -22,6 +22,9 @@
 #                   the reference proxies of ../shared/perf-floor built in .build-bench
 #                   (bench/references.json); prints the tables (BENCH_ARGS='--samples
 #                   500', BENCH_REF_ARGS='--rounds 1 --no-callgrind' for a short run)
+#   make bench-held (~3 min) build optimised, then Notify with 20,000 held against none,
+#                   a restart with them, DismissHeld, Apps with 6,000 names (bench/held.json;
+#                   BENCH_HELD_ARGS='--also main=PATH' adds another binary to the same run)
 #
 # Install variables (see README.md, "Installed files"):
 #   PREFIX      default ~/.local; a PREFIX under $HOME is a per-user install
@@ -72,7 +75,7 @@ STRIP ?= strip
 PREFIX ?= $(HOME)/.local
 DESTDIR ?=
 
-.PHONY: all help deps deps-run build test run release install uninstall bench test-sanitize fuzz fuzz-replay
+.PHONY: all help deps deps-run build test run release install uninstall bench bench-held test-sanitize fuzz fuzz-replay
 
 all: build
 
@@ -87,6 +90,7 @@ help:
 	@echo 'make deps           install the missing Debian packages the tests need'
 	@echo 'make deps-run       install only those building and make run need'
 	@echo 'make bench          measure the bridge against the bare bus, dunst and references (bench/)'
+	@echo 'make bench-held     Notify with 20,000 held against none, start with them, Apps (bench/held.json)'
 	@echo 'make test-sanitize  the tests again under AddressSanitizer, then ThreadSanitizer'
 	@echo 'make fuzz           the libFuzzer targets, FUZZ_SECONDS each'
 	@echo 'make fuzz-replay    build the fuzz targets (debug), run them over their committed inputs only'
@@ -177,8 +181,18 @@ bench: $(STATIC_CXX_SCRIPT)
 	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(SCRATCH_PATH) --product focus-bridge
 	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(SCRATCH_PATH) --product focus-bench
 	$(SCRATCH_PATH)/release/focus-bench run --bridge $(SCRATCH_PATH)/release/focus-bridge $(BENCH_ARGS)
+	$(SCRATCH_PATH)/release/focus-bench held --bridge $(SCRATCH_PATH)/release/focus-bridge $(BENCH_HELD_ARGS)
 	@bash scripts/bench-references.sh $(BENCH_REFS) >/dev/null
 	$(PYTHON) scripts/bench_references.py --refs $(BENCH_REFS) --bridge $(SCRATCH_PATH)/release/focus-bridge $(BENCH_REF_ARGS)
+
+# Arguments of `focus-bench held` (e.g. '--also main=PATH' to measure another binary in the same run).
+BENCH_HELD_ARGS ?=
+# The held part alone (~3 minutes): Notify with 20,000 held against none, a restart with them,
+# releasing them, Apps with 6,000 names (bench/held.json; docs/BENCHMARKS.md).
+bench-held: $(STATIC_CXX_SCRIPT)
+	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(SCRATCH_PATH) --product focus-bridge
+	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(SCRATCH_PATH) --product focus-bench
+	$(SCRATCH_PATH)/release/focus-bench held --bridge $(SCRATCH_PATH)/release/focus-bridge $(BENCH_HELD_ARGS)
 
 # The install script reads its folders from these variables (all optional).
 INSTALL_ENV = PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)' STRIP='$(STRIP)' \

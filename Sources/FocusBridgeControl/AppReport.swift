@@ -59,20 +59,46 @@ public struct AppReport: Codable, Equatable, Sendable {
         case timeSensitiveQuestion = "time-sensitive-question"
     }
 
+    /// The most apps one answer lists: any client can send under any name, and the answer is
+    /// built on the main loop.
+    public static let maxApps = 1000
+
     /// Every app seen in `counts` (history), in the configuration's `[apps]`, with a choice or a
-    /// mute, sorted by name without regard to case.
+    /// mute, sorted by name without regard to case; at most `limit` of them: those in the
+    /// configuration, with a choice or a mute first, then those that sent the most.
     public static func all(counts: [(app: String, level: String, decision: String, count: Int)], policy: PolicySettings,
-                           configPath: String, choices: AppChoices, mutes: MuteList, now: Instant) -> [AppReport] {
+                           configPath: String, choices: AppChoices, mutes: MuteList, now: Instant,
+                           limit: Int = maxApps) -> [AppReport] {
         var names: [String: String] = [:]
+        var rows: [String: [(level: String, decision: String, count: Int)]] = [:]
+        var named: Set<String> = []
         func see(_ app: String) { if names[app.lowercased()] == nil { names[app.lowercased()] = app } }
-        counts.forEach { see($0.app) }
-        policy.apps.keys.sorted().forEach(see)
-        choices.all.forEach { see($0.app) }
-        mutes.active(at: now).forEach { see($0.app) }
+        func name(_ app: String) {
+            see(app)
+            named.insert(app.lowercased())
+        }
+        for row in counts {
+            see(row.app)
+            rows[row.app.lowercased(), default: []].append((row.level, row.decision, row.count))
+        }
+        policy.apps.keys.sorted().forEach(name)
+        choices.all.forEach { name($0.app) }
+        mutes.active(at: now).forEach { name($0.app) }
+        var listed = Array(names)
+        if listed.count > limit {
+            let totals = rows.mapValues { $0.reduce(0) { $0 + $1.count } }
+            listed.sort { a, b in
+                let (namedA, namedB) = (named.contains(a.key), named.contains(b.key))
+                if namedA != namedB { return namedA }
+                let (totalA, totalB) = (totals[a.key] ?? 0, totals[b.key] ?? 0)
+                return totalA != totalB ? totalA > totalB : a.key < b.key
+            }
+            listed.removeLast(listed.count - limit)
+        }
         let context = PolicyContext(settings: policy, now: now, choices: choices, mutes: mutes)
-        return names.sorted { $0.key < $1.key }.map { lowered, app in
+        return listed.sorted { $0.key < $1.key }.map { lowered, app in
             var report = AppReport(app: app, total: 0, levels: [:], decisions: [:], settings: [:])
-            for row in counts where row.app.lowercased() == lowered {
+            for row in rows[lowered] ?? [] {
                 report.total += row.count
                 report.levels[row.level, default: 0] += row.count
                 report.decisions[row.decision, default: 0] += row.count

@@ -334,12 +334,16 @@ public struct SummaryReport: Codable, Equatable, Sendable {
     @Nullable public var digest: Text?
     public var items: [Item]
 
+    /// The most items an answer lists (`count` says how many are held): the answer is built on
+    /// the main loop, and what a Focus holds is not bounded.
+    public static let maxItems = 1000
+
     public init(next: Instant?, held: [HeldNotification]) {
         let ordered = Digest.ordered(held)
         self.next = next.map(Timestamp.string)
         count = ordered.count
         digest = Digest.summary(of: ordered).map { Text(title: $0.title, body: $0.body) }
-        items = ordered.map { Item(id: $0.id, app: $0.app, summary: $0.summary, body: $0.body, level: $0.level.rawValue,
+        items = ordered.prefix(Self.maxItems).map { Item(id: $0.id, app: $0.app, summary: $0.summary, body: $0.body, level: $0.level.rawValue,
                                    relevance: $0.relevance, received: Timestamp.string($0.received)) }
     }
 }

@@ -4,7 +4,7 @@ import FocusBridgeTime
 /// facts the bridge needs to list, order and replay it. The full original `Notify` arguments are
 /// kept beside it as bytes by the store, so a replay is faithful.
 public struct HeldNotification: Equatable, Sendable {
-    public enum Reason: Equatable, Sendable {
+    public enum Reason: Hashable, Sendable {
         case focus(String)
         case summary
 

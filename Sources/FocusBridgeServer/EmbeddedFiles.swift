@@ -251,7 +251,8 @@ public enum EmbeddedFiles {
     <method name="Watch"/>
 
     <!-- Apps: every app seen in the last 7 days of history, in [apps], with a
-         choice or a mute: [{"app", "total", "levels", "decisions",
+         choice or a mute, at most 1000 (those named by the configuration, a
+         choice or a mute, then those that sent the most): [{"app", "total", "levels", "decisions",
          "settings": {KEY: {"value", "source": "default"|"config"|"choice",
          "at": "PATH:LINE"|null, "made": TIME|null}}, "muted-until",
          "time-sensitive-question"}, ...] -->

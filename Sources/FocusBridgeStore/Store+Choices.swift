@@ -69,22 +69,41 @@ extension Store {
         }
     }
 
-    /// Every app in history since `date`, with its count by level and decision, for `focusctl apps`.
-    public func appCounts(since date: Instant) throws -> [(app: String, level: String, decision: String, count: Int)] {
-        try database.statement("""
-            SELECT app, level, decision, count(*) AS n FROM history WHERE received >= ?
-            GROUP BY app, level, decision ORDER BY app LIMIT 20000
-            """).rows([date.timeIntervalSince1970]) { row in
+    /// The apps in history since `date` that sent the most (at most `limit`), with their
+    /// counts by level and decision, for `focusctl apps`; `app`: that one alone (any case).
+    public func appCounts(since date: Instant, limit: Int, app: String? = nil)
+        throws -> [(app: String, level: String, decision: String, count: Int)] {
+        let read: (Statement) -> (app: String, level: String, decision: String, count: Int)? = { row in
             guard let app = row.string(0), let level = row.string(1),
                   let decision = row.string(2), let count = row.int(3) else { return nil }
             return (app, level, decision, count)
         }
+        if let app {
+            return try database.statement("""
+                SELECT app, level, decision, count(*) AS n FROM history WHERE received >= ? AND app = ? COLLATE NOCASE
+                GROUP BY app, level, decision
+                """).rows([date.timeIntervalSince1970, app], read)
+        }
+        return try database.statement("""
+            WITH recent AS (SELECT app, level, decision, count(*) AS n FROM history WHERE received >= ?
+                            GROUP BY app, level, decision),
+                 top AS (SELECT app FROM recent GROUP BY app ORDER BY sum(n) DESC, app LIMIT ?)
+            SELECT app, level, decision, n FROM recent WHERE app IN top ORDER BY app
+            """).rows([date.timeIntervalSince1970, limit], read)
     }
 }
 
 extension Store {
-    /// The app keys in history, for telling a mistyped app name (at most `limit`).
-    public func knownApps(limit: Int = 5000) throws -> [String] {
-        try database.strings("SELECT DISTINCT app FROM history LIMIT ?", [limit])
+    /// The app as history spells it, if any notification came under that name (the same
+    /// spelling first, then any case).
+    public func seenApp(_ name: String) throws -> String? {
+        try database.strings("SELECT app FROM history WHERE app = ? LIMIT 1", [name]).first
+            ?? database.strings("SELECT app FROM history WHERE app = ? COLLATE NOCASE LIMIT 1", [name]).first
+    }
+
+    /// The apps that sent last, newest first (at most `limit`): the names a mistyped one is
+    /// compared with.
+    public func recentApps(limit: Int) throws -> [String] {
+        try database.strings("SELECT app FROM history GROUP BY app ORDER BY max(row) DESC LIMIT ?", [limit])
     }
 }

@@ -8,7 +8,7 @@ import Foundation
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "focus-bench", abstract: "Benchmark FocusBridge.",
-        subcommands: [Run.self, NullDaemonCommand.self, StoreBenchCommand.self], defaultSubcommand: Run.self)
+        subcommands: [Run.self, NullDaemonCommand.self, StoreBenchCommand.self, HeldBenchCommand.self], defaultSubcommand: Run.self)
 }
 
 struct NullDaemonCommand: ParsableCommand {

@@ -28,6 +28,10 @@ struct AppsCommand: ParsableCommand {
                          app.mutedUntil.flatMap { Timestamp.parse($0) }.map { LocalTime.string($0) } ?? "-"])
         }
         print(Table.render(rows))
+        if apps.count >= AppReport.maxApps {
+            print("At most \(AppReport.maxApps) apps are listed: those in the configuration, with a choice or a mute, "
+                  + "then those that sent the most in the last \(AppReport.days) days.")
+        }
     }
 }
 

@@ -130,6 +130,11 @@ final class ReportsFoundationTests: XCTestCase {
         try check(FocusListReport(profile, active: true))
         try check(SummaryReport(next: at, held: []))
         try check(SummaryReport(next: nil, held: []))
+        let many = (1...1500).map { HeldNotification(id: UInt32($0), reason: .summary, app: "news", summary: "s\($0)", body: "",
+                                                     level: .passive, relevance: 0.5, received: at, holders: [], processID: nil) }
+        let bounded = SummaryReport(next: at, held: many)
+        XCTAssertEqual(bounded.count, 1500, "how many are held")
+        XCTAssertEqual(bounded.items.count, SummaryReport.maxItems, "how many are listed")
         try check(MuteReport(MuteList.Mute(app: "news", until: at)))
         try check(ShareForgetReport(device: "laptop", message: "forgotten"))
         var ledger = ShareLedger()

@@ -59,6 +59,27 @@ final class AppChoiceTests: XCTestCase {
         XCTAssertEqual(report[0].settings["time-sensitive"]?.source, "default")
     }
 
+    func testAppsListsAtMostTheLimitNamedOnesFirstThenTheBusiest() {
+        let file = configured { $0.delivery = .summary }
+        var choices = AppChoices()
+        choices.set(.init(app: "Quiet", choice: .marketing(true), made: now))
+        var counts: [(app: String, level: String, decision: String, count: Int)] = [("Quiet", "active", "delivered", 1)]
+        for index in 0..<5000 { counts.append(("app-\(index)", "active", "delivered", 2 + index % 7)) }
+        counts.append(("Busy", "active", "delivered", 500))
+        counts.append(("busy", "passive", "delivered", 1))
+        let report = AppReport.all(counts: counts, policy: file, configPath: "/c.toml", choices: choices, mutes: MuteList(),
+                                   now: now, limit: 100)
+        XCTAssertEqual(report.count, 100)
+        let names = report.map(\.app)
+        XCTAssertEqual(names, names.sorted { $0.lowercased() < $1.lowercased() }, "sorted by name")
+        XCTAssertTrue(names.contains("slack"), "in the configuration: listed whatever it sent")
+        XCTAssertTrue(names.contains("Quiet"), "with a choice: listed")
+        XCTAssertEqual(report.first { $0.app == "Busy" }?.total, 501, "the busiest, its counts under either case")
+        XCTAssertTrue(report.filter { $0.app.hasPrefix("app-") }.allSatisfy { $0.total == 8 }, "then the next busiest")
+        XCTAssertEqual(AppReport.all(counts: counts, policy: file, configPath: "/c.toml", choices: choices, mutes: MuteList(),
+                                     now: now).count, AppReport.maxApps)
+    }
+
     func testChoiceValuesAreCheckedWithOneSentence() {
         XCTAssertEqual(try AppChoice.parse(key: .delivery, value: "Summary").get(), .delivery(.summary))
         guard case .failure(let error) = AppChoice.parse(key: .timeSensitive, value: "maybe") else { return XCTFail() }

@@ -225,4 +225,56 @@ final class HeldRegistryTests: XCTestCase {
         XCTAssertEqual(next.item.id, 1)
         XCTAssertNil(next.arguments, "a payload of another type cannot be read")
     }
+    // MARK: Counts without scanning
+
+    /// The counts status and the tray read at every change are kept as things are held, sent in
+    /// a digest, replayed and removed; they agree with the lists at every step.
+    func testTheCountsFollowEveryChangeAndAgreeWithTheLists() throws {
+        let fixture = try fixture()
+        let held = try registry(fixture)
+        func check(_ step: String) {
+            XCTAssertEqual(held.waitingCount(.heldFocus), held.waiting(.heldFocus).count, step)
+            XCTAssertEqual(held.waitingCount(.heldSummary), held.waiting(.heldSummary).count, step)
+            for name in ["Work", "Sleep"] {
+                XCTAssertEqual(held.waitingCount(for: name), held.waiting(for: name).count, "\(step): \(name)")
+            }
+            XCTAssertEqual(held.count, held.all.count, step)
+        }
+        for id: UInt32 in 1...6 { hold(item(id, received: Double(id)), in: held, fixture) }
+        for id: UInt32 in 7...8 { hold(item(id, reason: .focus("Sleep"), received: Double(id)), in: held, fixture) }
+        for id: UInt32 in 9...10 { hold(item(id, reason: .summary, received: Double(id)), in: held, fixture) }
+        write(fixture)
+        check("held")
+        XCTAssertEqual(held.waitingCount(.heldFocus), 8)
+        XCTAssertEqual(held.waitingCount(for: "Work"), 6)
+        XCTAssertEqual(held.waiting(for: "Work").map(\.id), [1, 2, 3, 4, 5, 6], "oldest first")
+        XCTAssertEqual(held.focusNames(besides: "Sleep"), ["Work"])
+
+        held.assign([1, 2, 9], toDigest: 50)
+        check("in a digest")
+        XCTAssertEqual(held.waitingCount(for: "Work"), 4)
+        XCTAssertEqual(held.waitingCount(.heldSummary), 1)
+        XCTAssertTrue(held.isOpen(50))
+        XCTAssertFalse(held.isOpen(51))
+
+        held.hold(item(3, reason: .focus("Sleep"), received: 3))  // the same ID held again, for another reason
+        check("held again")
+        XCTAssertEqual(held.waitingCount(for: "Work"), 3)
+        XCTAssertEqual(held.waitingCount(for: "Sleep"), 3)
+
+        held.queueReplay([1, 2], showAll: true)
+        XCTAssertTrue(held.isOpen(50), "1 and 2 replayed by a Show All, 9 is left")
+        held.remove([4, 7, 8, 9])
+        check("removed")
+        XCTAssertFalse(held.isOpen(50), "what is left is being replayed")
+        XCTAssertEqual(held.focusNames(besides: nil), ["Work", "Sleep"])
+        held.remove([3])
+        XCTAssertEqual(held.focusNames(besides: nil), ["Work"], "a Focus that holds nothing more is no longer named")
+        held.digestsGone([50])
+        check("the digest gone")
+        XCTAssertEqual(held.waiting(for: "Work").map(\.id), [1, 2, 5, 6])
+        held.forget(5)
+        check("forgotten")
+        XCTAssertEqual(held.count, 4)
+    }
 }

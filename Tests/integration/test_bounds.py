@@ -10,6 +10,7 @@ import time
 from gi.repository import Gio, GLib
 
 from support.bridge import wait_connected
+from support.focusctl import fc_json, fc_ok
 from support.names import NOTIF_IFACE, NOTIF_NAME, NOTIF_PATH
 from support.processes import FAKE_DAEMON, PYTHON, LineReader
 from support.reports import SANITIZER_LOG_DIR
@@ -158,3 +159,44 @@ def test_history_lists_at_most_1000_whatever_the_limit(bridge_factory, fake_daem
     assert done.returncode == 0, done.stderr
     assert len(json.loads(done.stdout)) == 1000
     assert "at most 1000" in done.stderr, done.stderr
+
+
+def long_app_name(index):
+    """App name `index`: 256 bytes, distinct from its first characters on."""
+    head = "app-%d-" % index
+    return head + "".join(chr(97 + (index * 7 + k * 13 + (index >> 3) * k) % 26) for k in range(256 - len(head)))
+
+
+def test_apps_with_thousands_of_names_answers_a_bounded_list(bridge_factory, fake_daemon, make_client, focusctl):
+    """Any client can send under any name: 6,000 names of 256 bytes, the busiest with three
+    notifications. `apps` lists at most 1000 (the busiest among them, and says so); a mistyped
+    name still gets the near one; a Notify sent meanwhile is answered and forwarded."""
+    first = bridge_factory()
+    assert first.stop() == 0
+    now = time.time()
+    db = sqlite3.connect(str(first.state_dir / "state.sqlite3"))
+    try:
+        rows = [(200000 + i, long_app_name(i), "from %d" % i, now - 60 + i / 1000) for i in range(6000)]
+        rows += [(300000 + i, "Busy", "busy %d" % i, now - 30) for i in range(3)]
+        db.executemany("INSERT INTO history (id, app, summary, body, level, decision, received) "
+                       "VALUES (?, ?, ?, '', 'active', 'delivered', ?)", rows)
+        db.commit()
+    finally:
+        db.close()
+    bridge_factory()
+    client = make_client()
+
+    listed = fc_json(focusctl, "apps", "--json")
+    assert len(listed) == 1000, len(listed)
+    assert any(a["app"] == "Busy" and a["total"] == 3 for a in listed), "the busiest app is listed"
+    text = fc_ok(focusctl, "apps").stdout
+    assert "At most 1000 apps are listed" in text, text[-400:]
+
+    meant = long_app_name(5999)
+    typed = meant[:100] + "#" + meant[101:]
+    r = focusctl("app", typed, "delivery", "summary")
+    assert r.returncode == 1 and ('did you mean "%s"?' % meant) in r.stderr, r.stderr[-300:]
+    fc_ok(focusctl, "app", meant, "delivery", "summary")
+    nid = client.notify("still answered", "", app="Other")
+    assert nid > 0
+    fake_daemon.wait_notify("still answered")

@@ -181,6 +181,44 @@ def test_dismiss_ends_a_held_notification_once_with_reason_2(focus_bridge, fake_
     assert closed_count(client, nid) == 1
 
 
+def test_dismissing_a_thousand_tells_each_once_and_answers_in_between(focus_bridge, fake_daemon, client, focusctl):
+    """A release of many: every ID ends once (NotificationClosed, reason 2, to its holder), and
+    the bridge answers other calls while it tells them: a Notify sent right after DismissHeld,
+    on the same connection, is answered before the last of the thousand signals comes."""
+    from gi.repository import Gio, GLib
+    from support.clients import Client
+    from support.names import CONTROL_IFACE, CONTROL_NAME, CONTROL_PATH, NOTIF_IFACE, NOTIF_NAME, NOTIF_PATH
+    from support.waiting import pump_until
+    focus_bridge("[general]\nrate-limit = 0\n" + WORK)
+    fc_ok(focusctl, "focus", "on", "work")
+    ids = [client.notify("held %d" % i, app="Shop") for i in range(1000)]
+    assert status_held(focusctl) == 1000
+
+    def closings():
+        return [sig.args for sig in client.signals if sig.member == "NotificationClosed"]
+    answered = {}
+
+    def on_dismiss(conn, result, _data):
+        answered["dismiss"] = json.loads(conn.call_finish(result).unpack()[0])
+
+    def on_notify(conn, result, _data):
+        conn.call_finish(result)
+        answered["notify"] = len(closings())
+    client.conn.call(CONTROL_NAME, CONTROL_PATH, CONTROL_IFACE, "DismissHeld", None, GLib.VariantType("(s)"),
+                     Gio.DBusCallFlags.NONE, 30000, None, on_dismiss, None)
+    client.conn.call(NOTIF_NAME, NOTIF_PATH, NOTIF_IFACE, "Notify", Client.notify_params("meanwhile", app="Other"),
+                     GLib.VariantType("(u)"), Gio.DBusCallFlags.NONE, 30000, None, on_notify, None)
+    assert pump_until(lambda: "notify" in answered and len(closings()) >= 1000, 30), (answered, len(closings()))
+    assert sorted(answered["dismiss"]["ids"]) == sorted(ids)
+    assert sorted(closings()) == sorted((nid, 2) for nid in ids), "each ID ends once, dismissed"
+    assert answered["notify"] < 1000, "the Notify waited for all %d NotificationClosed" % answered["notify"]
+    assert history_of(focusctl, ids[-1])["fate"] == "held-focus → dismissed"
+
+
+def status_held(focusctl):
+    return fc_json(focusctl, "status", "--json")["counts"]["held-focus"]
+
+
 def test_dismissing_the_last_one_of_a_digest_closes_the_digest(focus_bridge, fake_daemon, client, focusctl):
     focus_bridge(WORK)
     fc_ok(focusctl, "focus", "on", "work")

@@ -71,20 +71,28 @@ extension ControlInterface {
         return message
     }
 
-    private func apps() -> [AppReport] {
+    /// At most `AppReport.maxApps`: those the configuration, a choice or a mute names, then those
+    /// that sent the most in the last days. `only`: that app's entry alone (any case).
+    private func apps(only app: String? = nil) -> [AppReport] {
         let since = bridge.clock.now.addingTimeInterval(-Double(AppReport.days) * 86_400)
-        let counts = (try? store.appCounts(since: since)) ?? []
+        let counts = (try? store.appCounts(since: since, limit: AppReport.maxApps, app: app)) ?? []
         return AppReport.all(counts: counts, policy: bridge.settings, configPath: configPath,
-                             choices: bridge.preferences.choices, mutes: bridge.preferences.mutes, now: bridge.clock.now)
+                             choices: bridge.preferences.choices, mutes: bridge.preferences.mutes, now: bridge.clock.now,
+                             limit: app == nil ? AppReport.maxApps : .max)
             .filter { $0.app != Bridge.ownAppName }
     }
 
     private func reply(_ call: MethodCall, _ app: String, _ message: String) {
-        let entry = apps().first { $0.app.lowercased() == app.lowercased() }
+        let entry = apps(only: app).first { $0.app.lowercased() == app.lowercased() }
             ?? AppReport.all(counts: [(app, "", "", 0)], policy: bridge.settings, configPath: configPath,
-                             choices: bridge.preferences.choices, mutes: bridge.preferences.mutes, now: bridge.clock.now)[0]
+                             choices: bridge.preferences.choices, mutes: bridge.preferences.mutes, now: bridge.clock.now,
+                             limit: .max).first { $0.app.lowercased() == app.lowercased() }
+        guard let entry else { return call.reply(.tuple([.string(JSONText.encode(["message": message]))])) }
         call.reply(.tuple([.string(JSONText.encode(AppChangeReport(app: entry, message: message)))]))
     }
+
+    /// How many names of apps that sent lately a mistyped name is compared with.
+    static let didYouMeanApps = 500
 
     /// The app as it was seen (its spelling), or the name as given when `new`; otherwise refused,
     /// with the closest name seen.
@@ -93,16 +101,17 @@ extension ControlInterface {
         guard name.lowercased() != Bridge.ownAppName.lowercased() else {
             throw Refused("\(Bridge.ownAppName)'s own notifications (digests, questions) have no settings to choose")
         }
-        var seen = (try? store.knownApps()) ?? []
-        seen += bridge.settings.apps.keys
-        seen += bridge.preferences.choices.all.map(\.app)
-        seen += bridge.preferences.mutes.active(at: bridge.clock.now).map(\.app)
-        if let match = seen.first(where: { $0 == name }) ?? seen.first(where: { $0.lowercased() == name.lowercased() }) {
+        var named = Array(bridge.settings.apps.keys)
+        named += bridge.preferences.choices.all.map(\.app)
+        named += bridge.preferences.mutes.active(at: bridge.clock.now).map(\.app)
+        if let match = named.first(where: { $0 == name }) ?? (try? store.seenApp(name)) ?? nil
+            ?? named.first(where: { $0.lowercased() == name.lowercased() }) {
             return match
         }
         if new { return name }
         var message = "no notification from \"\(name)\" has been seen"
-        if let near = ClosestName.to(name, among: Array(Set(seen)).sorted()) { message += "; did you mean \"\(near)\"?" }
+        let recent = (try? store.recentApps(limit: Self.didYouMeanApps)) ?? []
+        if let near = ClosestName.to(name, among: Array(Set(named + recent)).sorted()) { message += "; did you mean \"\(near)\"?" }
         throw Refused(message + " (--new sets it for an app not seen yet)")
     }
 }

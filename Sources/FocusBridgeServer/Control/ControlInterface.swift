@@ -159,8 +159,8 @@ final class ControlInterface {
                               capabilities: bridge.capabilities,
                               daemonDoNotDisturb: bridge.downstream.daemonQuiet.map { .init(on: $0.on, how: $0.how) }),
             counts: .init(received: bridge.received, delivered: bridge.delivered, queued: bridge.queuedCount,
-                          inFlight: bridge.inFlightCount, heldFocus: bridge.waiting(.heldFocus).count,
-                          heldSummary: bridge.waiting(.heldSummary).count),
+                          inFlight: bridge.inFlightCount, heldFocus: bridge.heldCount(.heldFocus),
+                          heldSummary: bridge.heldCount(.heldSummary)),
             mutes: bridge.preferences.mutes.active(at: bridge.clock.now).map(MuteReport.init),
             windows: windows(), state: state())
     }
@@ -189,9 +189,7 @@ final class ControlInterface {
     /// notifications that Focus held (counted before, delivered by the bridge as it ends).
     private func focusChange(_ change: () throws -> Void) throws -> FocusChangeReport.Ended? {
         let before = bridge.activeFocus
-        let held = before.map { active in
-            bridge.waiting(.heldFocus).filter { $0.reason == .focus(active.name) }.count
-        } ?? 0
+        let held = before.map { bridge.held.waitingCount(for: $0.name) } ?? 0
         try change()
         guard let before, bridge.activeFocus?.name != before.name else { return nil }
         return .init(name: before.name, held: held, afterFocus: bridge.settings.general.afterFocus.rawValue)
@@ -221,6 +219,9 @@ final class ControlInterface {
     /// Sends `StateChanged` with the status to each watcher, once per main-loop pass and only
     /// when the part a watcher shows (Focus, silent, held counts, downstream) changed.
     func announce() {
+        // Nobody to tell: nothing is built. The next watcher hears the next change, whatever
+        // was announced before it came.
+        guard !watchers.isEmpty else { return lastAnnounced = "" }
         guard !announcing else { return }
         announcing = true
         MainLoop.whenIdle { [weak self] in

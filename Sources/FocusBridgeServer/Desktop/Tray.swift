@@ -55,7 +55,7 @@ final class Tray {
     static func state(_ bridge: Bridge) -> TrayModel.State {
         TrayModel.State(focusNames: bridge.settings.profiles.map(\.name), activeFocus: bridge.activeFocus?.name,
                         focusUntil: bridge.activeFocus?.until, silent: bridge.silent,
-                        heldFocus: bridge.waiting(.heldFocus).count, heldSummary: bridge.waiting(.heldSummary).count,
+                        heldFocus: bridge.heldCount(.heldFocus), heldSummary: bridge.heldCount(.heldSummary),
                         mutes: bridge.preferences.mutes.active(at: bridge.clock.now))
     }
 

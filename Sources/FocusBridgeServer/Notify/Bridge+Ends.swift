@@ -1,5 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeLoop
 
 /// The one end of each ID's life (focus-bridge(1), BEHAVIOUR): `NotificationClosed` to every
 /// holder, once, noted in history — also for what the bridge's own notifications stood for.
@@ -19,11 +20,49 @@ extension Bridge {
         preferences.questionEnded(id)
         let items = held.members(ofDigest: id)
         held.remove(items.map(\.id))
-        for item in items { ended(item.id, reason: reason, holders: item.holders) }
+        endedMany(items, reason: reason)
         collapses.ended(id)
         for member in holders.collapsed(into: id) {
             forget(member.id)
             ended(member.id, reason: reason, holders: member.holders)
+        }
+    }
+
+    static let closingsPerPass = 256
+
+    /// The end of many held notifications at once (a release): each is noted in history now;
+    /// their holders are told `closingsPerPass` per pass of the main loop, so the replies and
+    /// signals of other calls go out between them.
+    func endedMany(_ items: [HeldNotification], reason: CloseReason) {
+        for item in items {
+            badges.ended(item.id, reason: reason)
+            commit.noteClosed(item.id, reason: reason, at: clock.now)
+        }
+        closingBacklog.append(contentsOf: items.map { ($0.id, reason, $0.holders) })
+        tellClosings()
+    }
+
+    /// Tells the next holders of the backlog; what is left waits for the loop to be idle
+    /// (the signals already sent written out first).
+    private func tellClosings() {
+        var told = 0
+        while closingStart < closingBacklog.count, told < Self.closingsPerPass {
+            let closing = closingBacklog[closingStart]
+            closingStart += 1
+            told += 1
+            signals.closed(closing.id, reason: closing.reason, to: closing.holders)
+        }
+        guard closingStart < closingBacklog.count else {
+            closingBacklog = []
+            closingStart = 0
+            return
+        }
+        guard !closingScheduled else { return }
+        closingScheduled = true
+        MainLoop.whenIdle { [weak self] in
+            guard let self else { return }
+            closingScheduled = false
+            tellClosings()
         }
     }
 

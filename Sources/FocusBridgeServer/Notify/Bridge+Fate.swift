@@ -130,7 +130,7 @@ extension Bridge {
         }
         let digests = Set(items.compactMap { held.digest(of: $0.id) })
         held.remove(items.map(\.id))
-        for item in items { ended(item.id, reason: .dismissed, holders: item.holders) }
+        endedMany(items, reason: .dismissed)
         for digest in digests.sorted() { closeIfEmpty(digest) }
         let n = items.count
         return FateActionReport(action: "dismiss", ids: items.map(\.id),
@@ -148,7 +148,7 @@ extension Bridge {
                 throw Refused(description: "digest \(digestID) is not open (it stands for no held notification now); "
                     + (open.isEmpty ? "no digest is open." : "open: \(open.keys.sorted().map(String.init).joined(separator: ", "))."))
             }
-            let waiting = held.all.count
+            let waiting = held.count
             return FateActionReport(action: "show-all", ids: [],
                                     message: "No digest is open; nothing was shown"
                                         + (waiting == 0 ? "." : " (\(waiting) held, in no digest yet: focusctl show ID shows one)."))
@@ -161,7 +161,7 @@ extension Bridge {
 
     /// Closes digest `digest` on the daemon once it stands for nothing held.
     private func closeIfEmpty(_ digest: UInt32?) {
-        guard let digest, held.openDigests()[digest] == nil else { return }
+        guard let digest, !held.isOpen(digest) else { return }
         closeOnDaemon(digest)
     }
 }

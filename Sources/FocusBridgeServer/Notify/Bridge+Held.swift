@@ -29,7 +29,7 @@ extension Bridge {
             logger.info("\(name) ended: \(items.count) held notification(s) kept in history only")
             held.remove(items.map(\.id))
             // Never to be shown: dismissed, as the person chose.
-            for item in items { ended(item.id, reason: .dismissed, holders: item.holders) }
+            endedMany(items, reason: .dismissed)
         }
     }
 
@@ -113,7 +113,7 @@ extension Bridge {
         default:
             // Dismiss: what the digest stood for is dismissed by the person, each ID told so.
             held.remove(items.map(\.id))
-            for item in items { ended(item.id, reason: .dismissed, holders: item.holders) }
+            endedMany(items, reason: .dismissed)
         }
         closeOnDaemon(digestID)
     }

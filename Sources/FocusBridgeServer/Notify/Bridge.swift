@@ -59,6 +59,11 @@ final class Bridge {
     var activeFocus: ActiveFocus?
     /// Called when something `focusctl status` shows has changed.
     var stateChanged: () -> Void = {}
+    /// The `NotificationClosed` signals of a large release, told `closingsPerPass` per pass of
+    /// the main loop (`endedMany`), so that a reply is never queued behind thousands of them.
+    var closingBacklog: [(id: UInt32, reason: CloseReason, holders: [Caller])] = []
+    var closingStart = 0
+    var closingScheduled = false
 
     init(bus: VariantConnection, notificationBus: MessageConnection, downstream: Downstream, store: Store,
          settings: PolicySettings, clock: Clock = SystemClock(), logger: Logger) throws {
@@ -119,6 +124,8 @@ final class Bridge {
     var queuedCount: Int { forwarder.queued }
     var inFlightCount: Int { forwarder.inFlight }
     func waiting(_ kind: DeliveryOutcome) -> [HeldNotification] { held.waiting(kind) }
+    /// How many wait of `kind` (what status and the tray show), without listing them.
+    func heldCount(_ kind: DeliveryOutcome) -> Int { held.waitingCount(kind) }
 
     /// The live state a decision depends on.
     func policyContext() -> PolicyContext {

@@ -7,6 +7,11 @@ import Logging
 /// `Caller.mayActFor`, as for what is shown (`NotificationTable.owned`).
 final class HeldRegistry {
     private var held: [UInt32: (item: HeldNotification, digest: UInt32?)] = [:]
+    /// The IDs in no digest yet, by what holds them: every count and every release reads these,
+    /// so that nothing a `Notify` causes walks all that is held.
+    private var waitingIDs: [HeldNotification.Reason: Set<UInt32>] = [:]
+    /// The IDs each digest stands for.
+    private var digestIDs: [UInt32: Set<UInt32>] = [:]
     private let store: Store
     private let commit: GroupCommit
     private let failures: FailureLog
@@ -31,7 +36,8 @@ final class HeldRegistry {
         // A digest sent before a restart is out of reach now: what it stood for waits again.
         let entries = try store.heldNotifications()
         try store.assignDigest(entries.filter { $0.digest != nil }.map(\.item.id), digest: nil)
-        for entry in entries { held[entry.item.id] = (entry.item, nil) }
+        held.reserveCapacity(entries.count)
+        for entry in entries { place(entry.item, digest: nil) }
         if !held.isEmpty { logger.info("\(held.count) notification(s) still held from before") }
     }
 
@@ -49,23 +55,59 @@ final class HeldRegistry {
     }
 
     /// Holds `item` in memory; the store gets it with the group commit.
-    func hold(_ item: HeldNotification) { held[item.id] = (item, nil) }
+    func hold(_ item: HeldNotification) {
+        unplace(item.id)
+        place(item, digest: nil)
+    }
+
+    /// Enters `item` in `held` and in the index its digest (or none) puts it in.
+    private func place(_ item: HeldNotification, digest: UInt32?) {
+        held[item.id] = (item, digest)
+        if let digest { digestIDs[digest, default: []].insert(item.id) } else { waitingIDs[item.reason, default: []].insert(item.id) }
+    }
+
+    /// Takes `id` out of `held` and out of its index; returns what it was.
+    @discardableResult
+    private func unplace(_ id: UInt32) -> (item: HeldNotification, digest: UInt32?)? {
+        guard let entry = held.removeValue(forKey: id) else { return nil }
+        if let digest = entry.digest {
+            digestIDs[digest]?.remove(id)
+            if digestIDs[digest]?.isEmpty == true { digestIDs[digest] = nil }
+        } else {
+            waitingIDs[entry.item.reason]?.remove(id)
+            if waitingIDs[entry.item.reason]?.isEmpty == true { waitingIDs[entry.item.reason] = nil }
+        }
+        return entry
+    }
+
+    private func items(_ ids: Set<UInt32>) -> [HeldNotification] { ids.compactMap { held[$0]?.item } }
+
+    private static func oldestFirst(_ items: [HeldNotification]) -> [HeldNotification] {
+        items.sorted { ($0.received, $0.id) < ($1.received, $1.id) }
+    }
 
     /// Held notifications still waiting (not yet sent out in a digest), oldest first.
     func waiting(_ kind: DeliveryOutcome) -> [HeldNotification] {
-        held.values.filter { $0.digest == nil && $0.item.reason.outcome == kind }.map(\.item)
-            .sorted { ($0.received, $0.id) < ($1.received, $1.id) }
+        Self.oldestFirst(waitingIDs.filter { $0.key.outcome == kind }.flatMap { items($0.value) })
     }
 
-    /// What Focus `name` holds and no digest stands for yet.
-    func waiting(for name: String) -> [HeldNotification] {
-        held.values.filter { $0.digest == nil && $0.item.reason == .focus(name) }.map(\.item)
+    /// How many wait (in no digest yet) of `kind`, without listing them.
+    func waitingCount(_ kind: DeliveryOutcome) -> Int {
+        waitingIDs.reduce(0) { $0 + ($1.key.outcome == kind ? $1.value.count : 0) }
     }
+
+    /// What Focus `name` holds and no digest stands for yet, oldest first.
+    func waiting(for name: String) -> [HeldNotification] {
+        Self.oldestFirst(items(waitingIDs[.focus(name)] ?? []))
+    }
+
+    /// How many Focus `name` holds that no digest stands for yet.
+    func waitingCount(for name: String) -> Int { waitingIDs[.focus(name)]?.count ?? 0 }
 
     /// The Focuses that hold something, but `active`.
     func focusNames(besides active: String?) -> Set<String> {
-        Set(held.values.compactMap { entry -> String? in
-            guard entry.digest == nil, case .focus(let name) = entry.item.reason, name != active else { return nil }
+        Set(waitingIDs.keys.compactMap { reason -> String? in
+            guard case .focus(let name) = reason, name != active else { return nil }
             return name
         })
     }
@@ -79,7 +121,7 @@ final class HeldRegistry {
             failures.failed("updating the held notifications", "cannot update the held notifications in the state database: \(oneLine(error))")
         }
         for id in present {
-            held[id] = nil
+            unplace(id)
             replaying.remove(id)
             replayCause[id] = nil
         }
@@ -93,20 +135,25 @@ final class HeldRegistry {
         do { try store.assignDigest(items, digest: id) } catch {
             logger.error("cannot record the digest: \(error)")
         }
-        for item in items { held[item]?.digest = id }
+        for item in items { if let entry = unplace(item) { place(entry.item, digest: id) } }
     }
 
     /// What digest `id` stands for, but what a Show All is replaying.
     func members(ofDigest id: UInt32) -> [HeldNotification] {
-        held.values.filter { $0.digest == id && !replaying.contains($0.item.id) }.map(\.item)
+        items((digestIDs[id] ?? []).subtracting(replaying))
+    }
+
+    /// Whether digest `id` still stands for a held notification a Show All is not replaying.
+    func isOpen(_ id: UInt32) -> Bool {
+        digestIDs[id]?.contains { !replaying.contains($0) } ?? false
     }
 
     /// Digests that vanished with the daemon: what they stood for waits again.
     func digestsGone(_ ids: Set<UInt32>) {
-        let orphans = held.values.filter { $0.digest.map(ids.contains) == true }.map(\.item.id)
+        let orphans = ids.flatMap { digestIDs[$0] ?? [] }
         guard !orphans.isEmpty else { return }
         try? store.assignDigest(orphans, digest: nil)
-        for id in orphans { held[id]?.digest = nil }
+        for id in orphans { if let entry = unplace(id) { place(entry.item, digest: nil) } }
     }
 
     // MARK: Replay
@@ -123,9 +170,9 @@ final class HeldRegistry {
     /// with what each stands for.
     func openDigests() -> [UInt32: [HeldNotification]] {
         var digests: [UInt32: [HeldNotification]] = [:]
-        for entry in held.values {
-            guard let digest = entry.digest, !replaying.contains(entry.item.id) else { continue }
-            digests[digest, default: []].append(entry.item)
+        for digest in digestIDs.keys {
+            let members = members(ofDigest: digest)
+            if !members.isEmpty { digests[digest] = members }
         }
         return digests
     }
@@ -134,9 +181,10 @@ final class HeldRegistry {
     func digest(of id: UInt32) -> UInt32? { held[id]?.digest }
 
     /// Every held notification, waiting or in a digest, oldest first.
-    var all: [HeldNotification] {
-        held.values.map(\.item).sorted { ($0.received, $0.id) < ($1.received, $1.id) }
-    }
+    var all: [HeldNotification] { Self.oldestFirst(held.values.map(\.item)) }
+
+    /// How many are held, waiting or in a digest.
+    var count: Int { held.count }
 
     var replayWaits: Bool { backlogStart < backlog.count }
 
