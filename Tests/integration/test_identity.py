@@ -58,6 +58,9 @@ def test_an_apps_table_matches_the_app_name_the_person_sees(focus_bridge, fake_d
     focus_bridge("""
         [apps."Firefox"]
         delivery = "off"
+
+        [apps."Quiet"]
+        delivery = "summary"
         """)
     r = subprocess.run(["notify-send", "-p", "-a", "Firefox", "-h", "string:desktop-entry:firefox-esr", "from ESR"],
                        env=session_env(bus.address), capture_output=True, text=True, timeout=10)
@@ -71,3 +74,15 @@ def test_an_apps_table_matches_the_app_name_the_person_sees(focus_bridge, fake_d
     # `explain --app` names the app as the daemon does.
     explained = fc_json(focusctl, "explain", "--json", "--app", "Firefox", "--hint", "string:desktop-entry:firefox-esr")
     assert explained["trace"][0] == expected, explained["trace"]
+
+    # `focusctl apps` shows both names and which one the table matched, and marks the table
+    # nothing was sent under.
+    apps = {a["app"]: a for a in fc_json(focusctl, "apps", "--json")}
+    esr = apps["firefox-esr"]
+    assert (esr["names"], esr["table"], esr["matched"], esr["quiet"]) == (["Firefox"], "Firefox", "app name", False), esr
+    assert esr["settings"]["delivery"]["value"] == "off", esr
+    assert apps["Firefox"]["quiet"] is False, "Firefox's table was used under the app name"
+    assert apps["Quiet"]["quiet"] is True, apps["Quiet"]
+    text = fc_ok(focusctl, "apps").stdout
+    assert "firefox-esr (Firefox)" in text and '[apps."Firefox"] by app name' in text, text
+    assert "nothing sent" in next(line for line in text.splitlines() if line.startswith("Quiet")), text

@@ -74,7 +74,8 @@ extension ControlInterface {
     private func apps() -> [AppReport] {
         let since = bridge.clock.now.addingTimeInterval(-Double(AppReport.days) * 86_400)
         let counts = (try? store.appCounts(since: since)) ?? []
-        return AppReport.all(counts: counts, policy: bridge.settings, configPath: configPath,
+        let names = (try? store.appNames(since: since)) ?? []
+        return AppReport.all(counts: counts, names: names, policy: bridge.settings, configPath: configPath,
                              choices: bridge.preferences.choices, mutes: bridge.preferences.mutes, now: bridge.clock.now)
             .filter { $0.app != Bridge.ownAppName }
     }
