@@ -41,7 +41,10 @@ public struct AppIdentity: Equatable, Sendable {
             return AppIdentity(key: id, source: .flatpak, inferredDesktopEntry: inferred)
         }
         if let name = process?.snapName {
-            return AppIdentity(key: name, source: .snap, inferredDesktopEntry: inferred)
+            // A snap's desktop IDs are `NAME_APP` (or `NAME`): one of its own it may name, for
+            // its badge and its window; another app's it may not.
+            let own = notification.desktopEntry.flatMap { $0 == name || $0.hasPrefix(name + "_") ? $0 : nil }
+            return AppIdentity(key: name, source: .snap, inferredDesktopEntry: own ?? inferred)
         }
         if let entry = notification.desktopEntry {
             return AppIdentity(key: entry, source: .desktopEntry, name: notification.appName)

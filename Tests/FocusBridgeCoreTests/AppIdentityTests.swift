@@ -74,6 +74,11 @@ final class AppIdentityTests: XCTestCase {
         XCTAssertEqual(app.key, "firefox")
         XCTAssertEqual(app.source, .snap)
         XCTAssertNil(app.name)
+        XCTAssertNil(app.inferredDesktopEntry, "another app's desktop ID is no snap's")
+        let own = AppIdentity.resolve(NotificationRequest(appName: "Firefox", hints: ["desktop-entry": .string("firefox_firefox")]),
+                                      process: snap)
+        XCTAssertEqual(own.key, "firefox")
+        XCTAssertEqual(own.inferredDesktopEntry, "firefox_firefox", "its own desktop ID names its badge and window")
     }
 
     func testTheNameIsKeptOnlyWhenItIsNotTheKey() {
