@@ -52,11 +52,35 @@ public struct AppReport: Codable, Equatable, Sendable {
     @Nullable public var mutedUntil: String?
     /// The answer to the first-Time-Sensitive question (`asked`, `keep`, `turn-off`, `pending`).
     @Nullable public var timeSensitiveQuestion: String?
+    /// The app names unsandboxed senders sent under this key lately, when not the key itself,
+    /// most used first (Firefox ESR: `firefox-esr` is named `Firefox`).
+    public var names: [String] = []
+    /// The `[apps]` table that applies, as written; null for none.
+    @Nullable public var table: String?
+    /// What the table matched: `app key` or `app name`; null for none.
+    @Nullable public var matched: String?
+    /// A configured `[apps]` table nothing was sent under, by key or by name, in the last `days` days.
+    public var quiet = false
 
     enum CodingKeys: String, CodingKey {
-        case app, total, levels, decisions, settings
+        case app, total, levels, decisions, settings, names, table, matched, quiet
         case mutedUntil = "muted-until"
         case timeSensitiveQuestion = "time-sensitive-question"
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        app = try container.decode(String.self, forKey: .app)
+        total = try container.decode(Int.self, forKey: .total)
+        levels = try container.decode([String: Int].self, forKey: .levels)
+        decisions = try container.decode([String: Int].self, forKey: .decisions)
+        settings = try container.decode([String: Setting].self, forKey: .settings)
+        mutedUntil = try container.decodeIfPresent(String.self, forKey: .mutedUntil)
+        timeSensitiveQuestion = try container.decodeIfPresent(String.self, forKey: .timeSensitiveQuestion)
+        names = try container.decodeIfPresent([String].self, forKey: .names) ?? []
+        table = try container.decodeIfPresent(String.self, forKey: .table)
+        matched = try container.decodeIfPresent(String.self, forKey: .matched)
+        quiet = try container.decodeIfPresent(Bool.self, forKey: .quiet) ?? false
     }
 
     /// The most apps one answer lists: any client can send under any name, and the answer is
@@ -66,9 +90,19 @@ public struct AppReport: Codable, Equatable, Sendable {
     /// Every app seen in `counts` (history), in the configuration's `[apps]`, with a choice or a
     /// mute, sorted by name without regard to case; at most `limit` of them: those in the
     /// configuration, with a choice or a mute first, then those that sent the most.
-    public static func all(counts: [(app: String, level: String, decision: String, count: Int)], policy: PolicySettings,
+    /// `names`: the app names sent under each key (`Store.appNames`).
+    public static func all(counts: [(app: String, level: String, decision: String, count: Int)],
+                           names sentNames: [(app: String, name: String, count: Int)] = [], policy: PolicySettings,
                            configPath: String, choices: AppChoices, mutes: MuteList, now: Instant,
                            limit: Int = maxApps) -> [AppReport] {
+        // Every name something was sent under lately, key or app name, lowered.
+        var sentUnder = Set(counts.lazy.filter { $0.count > 0 }.map { $0.app.lowercased() })
+        // The app names of each key, grouped once (not searched for each app).
+        var namesOf: [String: [(name: String, count: Int)]] = [:]
+        for sent in sentNames {
+            sentUnder.insert(sent.name.lowercased())
+            namesOf[sent.app.lowercased(), default: []].append((sent.name, sent.count))
+        }
         var names: [String: String] = [:]
         var rows: [String: [(level: String, decision: String, count: Int)]] = [:]
         var named: Set<String> = []
@@ -103,7 +137,13 @@ public struct AppReport: Codable, Equatable, Sendable {
                 report.levels[row.level, default: 0] += row.count
                 report.decisions[row.decision, default: 0] += row.count
             }
-            let rule = context.rule(forApp: app).rule
+            report.names = (namesOf[lowered] ?? [])
+                .sorted { $0.count != $1.count ? $0.count > $1.count : $0.name < $1.name }.map(\.name)
+            // The rule the daemon gives the key's notifications under its most used name.
+            let (rule, _, table) = context.rule(for: AppIdentity(key: app, source: .appName, name: report.names.first))
+            report.table = table?.name
+            report.matched = table.map { $0.byName ? "app name" : "app key" }
+            report.quiet = policy.hasRule(forApp: app) && !sentUnder.contains(lowered)
             let general = policy.general
             func setting(_ key: String, _ value: String) { report.settings[key] = Setting(value: value, origin: rule.origin(of: key), configPath: configPath) }
             setting("delivery", rule.delivery.rawValue)

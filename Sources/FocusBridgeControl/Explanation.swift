@@ -15,7 +15,8 @@ public enum Explanation {
             context.activeFocus = focus
         }
         let notification = try request.notification()
-        let app = AppIdentity(key: request.app, source: .appName)
+        // Named as the daemon names an unsandboxed sender: its desktop-entry hint, else its app name.
+        let app = AppIdentity.resolve(notification, process: nil)
         return Policy.decide(notification, app: app, context: context)
     }
 }

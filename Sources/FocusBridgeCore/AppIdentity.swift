@@ -4,6 +4,7 @@ public struct AppIdentity: Equatable, Sendable {
         case desktopEntry = "desktop-entry hint"
         case appName = "app_name"
         case flatpak = "Flatpak app ID"
+        case snap = "Snap name"
         case systemdScope = "systemd app scope"
         case executable = "executable"
         case unknown = "nothing"
@@ -15,24 +16,41 @@ public struct AppIdentity: Equatable, Sendable {
     public var source: Source
     /// The desktop ID to fill in as `desktop-entry` when the client did not send one.
     public var inferredDesktopEntry: String?
+    /// The `app_name` the person sees, when it differs from the key and the sender is not
+    /// sandboxed: an `[apps]` table may name the app by it (Firefox ESR's `desktop-entry` is
+    /// `firefox-esr`, its name `Firefox`). A sandboxed sender's name is only a claim, never set here.
+    public var name: String?
 
-    public init(key: String, source: Source, inferredDesktopEntry: String? = nil) {
+    public init(key: String, source: Source, inferredDesktopEntry: String? = nil, name: String? = nil) {
         self.key = KeptText.appKey(key)
         self.source = source
         self.inferredDesktopEntry = inferredDesktopEntry
+        let name = name.map(KeptText.appKey)
+        self.name = name.flatMap { $0.isEmpty || $0.lowercasedCheaply() == self.key.lowercasedCheaply() ? nil : $0 }
     }
 
-    /// The `desktop-entry` hint, else `app_name`, else what the sending process tells.
+    /// Whether the key was read from the sandbox the sender runs in, not from what it claims.
+    public var isSandboxed: Bool { source == .flatpak || source == .snap }
+
+    /// A sandboxed sender is its Flatpak ID or Snap name, whatever it claims (any process can send
+    /// any `app_name` or `desktop-entry`; only the sandbox is not its to choose). Otherwise the
+    /// `desktop-entry` hint, else `app_name`, else what the sending process tells.
     public static func resolve(_ notification: NotificationRequest, process: ProcessIdentity?) -> AppIdentity {
         let inferred = notification.desktopEntry == nil ? process?.desktopID : nil
+        if let id = process?.flatpakID {
+            return AppIdentity(key: id, source: .flatpak, inferredDesktopEntry: inferred)
+        }
+        if let name = process?.snapName {
+            // A snap's desktop IDs are `NAME_APP` (or `NAME`): one of its own it may name, for
+            // its badge and its window; another app's it may not.
+            let own = notification.desktopEntry.flatMap { $0 == name || $0.hasPrefix(name + "_") ? $0 : nil }
+            return AppIdentity(key: name, source: .snap, inferredDesktopEntry: own ?? inferred)
+        }
         if let entry = notification.desktopEntry {
-            return AppIdentity(key: entry, source: .desktopEntry)
+            return AppIdentity(key: entry, source: .desktopEntry, name: notification.appName)
         }
         if !notification.appName.isEmpty {
             return AppIdentity(key: notification.appName, source: .appName, inferredDesktopEntry: inferred)
-        }
-        if let id = process?.flatpakID {
-            return AppIdentity(key: id, source: .flatpak, inferredDesktopEntry: inferred)
         }
         if let id = process?.scopeAppID {
             return AppIdentity(key: id, source: .systemdScope, inferredDesktopEntry: inferred)

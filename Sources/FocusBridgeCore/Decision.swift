@@ -90,6 +90,14 @@ public struct PolicyContext: Sendable {
     public func rule(forApp key: String) -> (rule: AppRule, trace: [String]) {
         choices.apply(to: settings.rule(forApp: key), app: key)
     }
+
+    /// `app`'s rule, its `[apps]` table found by its key or its name (`PolicySettings.table(for:)`),
+    /// with the person's choices for its key put in; `table`: the table that applies, if any.
+    public func rule(for app: AppIdentity) -> (rule: AppRule, trace: [String], table: (name: String, byName: Bool)?) {
+        let table = settings.table(for: app)
+        let (rule, trace) = choices.apply(to: table?.rule ?? AppRule(), app: app.key)
+        return (rule, trace, table.map { ($0.name, $0.byName) })
+    }
 }
 
 /// Decides level, delivery, actions and presentation for a notification (focus-bridge.toml(5): INTERRUPTION
@@ -97,12 +105,14 @@ public struct PolicyContext: Sendable {
 public enum Policy {
     public static func decide(_ notification: NotificationRequest, app: AppIdentity, context: PolicyContext) -> Decision {
         let settings = context.settings
-        let (rule, choices) = context.rule(forApp: app.key)
+        let (rule, choices, table) = context.rule(for: app)
         // A decision's trace is about a dozen lines: room for them at once, not grown 1, 2, 4, 8, 16.
         var trace: [String] = []
         trace.reserveCapacity(16)
         trace.append(.joining("app: ", app.key, " (from the ", app.source.rawValue, ")",
-                              settings.hasRule(forApp: app.key) ? "; [apps.\"\(app.key)\"] applies" : "; no [apps] rule"))
+                              Self.claimed(app, notification),
+                              table.map { $0.byName ? "; [apps.\"\($0.name)\"] applies (matched the app name)"
+                                                    : "; [apps.\"\(app.key)\"] applies" } ?? "; no [apps] rule"))
         trace += choices
         let marketing = Marketing.isMarketing(notification)
         let (shown, communication) = show(notification, app: app, rule: rule, context: context,
@@ -118,6 +128,14 @@ public enum Policy {
                         duplicateKey: duplicateKey)
     }
 
+    /// What a sandboxed sender called itself, when not its key: kept in the trace, never used.
+    private static func claimed(_ app: AppIdentity, _ notification: NotificationRequest) -> String {
+        guard app.isSandboxed else { return "" }
+        let claim = notification.desktopEntry ?? notification.appName
+        guard !claim.isEmpty, claim != app.key else { return "" }
+        return .joining("; it calls itself \"", claim, "\", which decides nothing")
+    }
+
     /// How a notification is shown when it is shown now, without the delivery rules (§3): for
     /// the bridge's own notifications (digests, "N more from App") and held ones replayed. No
     /// Focus's previews apply: what a Focus held is shown once it is over or asked for.
@@ -126,7 +144,7 @@ public enum Policy {
     public static func present(_ notification: NotificationRequest, app: AppIdentity, level: InterruptionLevel? = nil,
                                context: PolicyContext) -> Shown {
         var trace: [String] = []
-        return show(notification, app: app, rule: context.rule(forApp: app.key).rule, context: context, asked: level,
+        return show(notification, app: app, rule: context.rule(for: app).rule, context: context, asked: level,
                     focusPreviews: nil, marketing: Marketing.isMarketing(notification), quickActions: [], trace: &trace).shown
     }
 
@@ -186,7 +204,7 @@ public enum Policy {
     /// delivered would, so not when it repeats one still open (`decide` would coalesce it).
     public static func replayCounts(_ notification: NotificationRequest, app: AppIdentity, context: PolicyContext) -> Bool {
         guard notification.replacesID == 0 else { return false }
-        if context.settings.rule(forApp: app.key).delivery == .off { return true }
+        if context.settings.table(for: app)?.rule.delivery == .off { return true }
         return context.recent.original(appKey: app.key, summary: notification.summary, body: notification.body,
                                        now: context.now, window: Double(context.settings.general.coalesceSeconds)) == nil
     }

@@ -142,7 +142,8 @@ public struct KeptRequest: Codable, Equatable, Sendable {
 
     /// The app as the decision named it.
     public func app(key: String) -> AppIdentity {
-        AppIdentity(key: key, source: AppIdentity.Source(rawValue: appSource) ?? .appName)
+        let source = AppIdentity.Source(rawValue: appSource) ?? .appName
+        return AppIdentity(key: key, source: source, name: source == .flatpak || source == .snap ? nil : appName)
     }
 
     /// One hint's value, when kept (`category`, `urgency`…).

@@ -106,6 +106,23 @@ public struct PolicySettings: Equatable, Sendable {
         return apps.first { $0.key.lowercased() == lowered }?.value ?? AppRule()
     }
 
+    /// The `[apps]` table that applies to `app`, as written in the file: the one named by its key
+    /// (any case), else the one named by its name (`AppIdentity.name`, any case). One dictionary
+    /// lookup and at most one pass over the tables, as `rule(forApp:)`.
+    public func table(for app: AppIdentity) -> (name: String, rule: AppRule, byName: Bool)? {
+        guard !apps.isEmpty else { return nil }
+        if let rule = apps[app.key] { return (app.key, rule, false) }
+        let key = app.key.lowercasedCheaply()
+        let name = app.name?.lowercasedCheaply()
+        var byName: (name: String, rule: AppRule, byName: Bool)?
+        for (written, rule) in apps {
+            let lowered = written.lowercasedCheaply()
+            if lowered == key { return (written, rule, false) }
+            if byName == nil, lowered == name { byName = (written, rule, true) }
+        }
+        return byName
+    }
+
     /// Whether the file has a rule for this app (for the trace).
     public func hasRule(forApp key: String) -> Bool {
         guard !apps.isEmpty else { return false }

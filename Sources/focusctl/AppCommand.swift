@@ -19,12 +19,13 @@ struct AppsCommand: ParsableCommand {
         let (apps, text) = ControlClient().report([AppReport].self, .apps)
         if output.json { return print(text) }
         guard !apps.isEmpty else { return print("No app has sent a notification in the last \(AppReport.days) days.") }
-        var rows = [["APP", "LAST 7 DAYS", "DELIVERY", "TIME SENSITIVE", "MUTED UNTIL"]]
+        var rows = [["APP", "LAST 7 DAYS", "RULE", "DELIVERY", "TIME SENSITIVE", "MUTED UNTIL"]]
         for app in apps {
             let held = app.decisions.filter { $0.key.hasPrefix("held") || $0.key == "muted" || $0.key == "dropped" }
                 .sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
-            rows.append([app.app, "\(app.total)" + (held.isEmpty ? "" : " (\(held.joined(separator: ", ")))"),
-                         app.settings["delivery"]?.text ?? "", app.settings["time-sensitive"]?.text ?? "",
+            rows.append([Self.names(app),
+                         app.quiet ? "nothing sent" : "\(app.total)" + (held.isEmpty ? "" : " (\(held.joined(separator: ", ")))"),
+                         Self.rule(app), app.settings["delivery"]?.text ?? "", app.settings["time-sensitive"]?.text ?? "",
                          app.mutedUntil.flatMap { Timestamp.parse($0) }.map { LocalTime.string($0) } ?? "-"])
         }
         print(Table.render(rows))
@@ -32,6 +33,17 @@ struct AppsCommand: ParsableCommand {
             print("At most \(AppReport.maxApps) apps are listed: those in the configuration, with a choice or a mute, "
                   + "then those that sent the most in the last \(AppReport.days) days.")
         }
+    }
+
+    /// The app key, then the app names it was sent under: `firefox-esr (Firefox)`.
+    static func names(_ app: AppReport) -> String {
+        app.names.isEmpty ? app.app : "\(app.app) (\(app.names.joined(separator: ", ")))"
+    }
+
+    /// The `[apps]` table that applies and what it matched: `[apps."Firefox"] by app name`.
+    static func rule(_ app: AppReport) -> String {
+        guard let table = app.table else { return "-" }
+        return "[apps.\"\(table)\"]" + (app.matched == "app name" ? " by app name" : "")
     }
 }
 
@@ -94,6 +106,11 @@ struct AppCommand: ParsableCommand {
         print(("\(app.app): \(app.total) notification(s) in the last \(AppReport.days) days"
               + (app.decisions.isEmpty ? "" : " (" + app.decisions.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
                     .joined(separator: ", ") + ")")).escapingControlCharacters)
+        if !app.names.isEmpty { print("  app name: \(app.names.joined(separator: ", "))".escapingControlCharacters) }
+        if let table = app.table {
+            print("  [apps.\"\(table)\"] applies (matched the \(app.matched ?? "app key"))".escapingControlCharacters)
+        }
+        if app.quiet { print("  nothing was sent under this name in the last \(AppReport.days) days") }
         var rows: [[String]] = []
         for key in AppReport.keys { if let setting = app.settings[key] { rows.append(["  \(key)", setting.text]) } }
         print(Table.render(rows))

@@ -80,6 +80,25 @@ final class AppChoiceTests: XCTestCase {
                                      now: now).count, AppReport.maxApps)
     }
 
+    func testAReportShowsTheAppNamesAndWhichNameTheTableMatched() {
+        var file = PolicySettings()
+        var off = AppRule()
+        off.delivery = .off
+        file.apps["Firefox"] = off
+        file.apps["Quiet"] = AppRule()
+        let report = AppReport.all(counts: [("firefox-esr", "active", "dropped", 3)],
+                                   names: [("firefox-esr", "Firefox", 3)], policy: file, configPath: "/c.toml",
+                                   choices: AppChoices(), mutes: MuteList(), now: now)
+        let byApp = Dictionary(uniqueKeysWithValues: report.map { ($0.app, $0) })
+        XCTAssertEqual(byApp["firefox-esr"]?.names, ["Firefox"])
+        XCTAssertEqual(byApp["firefox-esr"]?.table, "Firefox")
+        XCTAssertEqual(byApp["firefox-esr"]?.matched, "app name")
+        XCTAssertEqual(byApp["firefox-esr"]?.settings["delivery"]?.value, "off")
+        XCTAssertEqual(byApp["Firefox"]?.matched, "app key")
+        XCTAssertEqual(byApp["Firefox"]?.quiet, false, "sent under its name")
+        XCTAssertEqual(byApp["Quiet"]?.quiet, true, "configured, nothing sent under either name")
+    }
+
     func testChoiceValuesAreCheckedWithOneSentence() {
         XCTAssertEqual(try AppChoice.parse(key: .delivery, value: "Summary").get(), .delivery(.summary))
         guard case .failure(let error) = AppChoice.parse(key: .timeSensitive, value: "maybe") else { return XCTFail() }

@@ -34,13 +34,16 @@ final class AppIdentityTests: XCTestCase {
     func testResolutionOrder() {
         let process = ProcessIdentity(processID: 9, flatpakID: "org.example.Flat", scopeAppID: "org.example.Scope", executable: "exe")
         let withEntry = NotificationRequest(appName: "Name", hints: ["desktop-entry": .string("org.example.Entry")])
-        XCTAssertEqual(AppIdentity.resolve(withEntry, process: process).key, "org.example.Entry")
-        XCTAssertNil(AppIdentity.resolve(withEntry, process: process).inferredDesktopEntry, "never overrides the client's hint")
+        let scoped = ProcessIdentity(processID: 9, scopeAppID: "org.example.Scope", executable: "exe")
+        XCTAssertEqual(AppIdentity.resolve(withEntry, process: scoped).key, "org.example.Entry")
+        XCTAssertEqual(AppIdentity.resolve(withEntry, process: scoped).name, "Name")
+        XCTAssertNil(AppIdentity.resolve(withEntry, process: scoped).inferredDesktopEntry, "never overrides the client's hint")
 
-        let named = AppIdentity.resolve(NotificationRequest(appName: "Name"), process: process)
+        let named = AppIdentity.resolve(NotificationRequest(appName: "Name"), process: scoped)
         XCTAssertEqual(named.key, "Name")
         XCTAssertEqual(named.source, .appName)
-        XCTAssertEqual(named.inferredDesktopEntry, "org.example.Flat")
+        XCTAssertNil(named.name, "the name is the key")
+        XCTAssertEqual(named.inferredDesktopEntry, "org.example.Scope")
 
         XCTAssertEqual(AppIdentity.resolve(NotificationRequest(), process: process).key, "org.example.Flat")
         XCTAssertEqual(AppIdentity.resolve(NotificationRequest(),
@@ -53,5 +56,35 @@ final class AppIdentityTests: XCTestCase {
         XCTAssertEqual(AppIdentity.resolve(NotificationRequest(), process: nil).source, .unknown)
         XCTAssertEqual(AppIdentity.resolve(NotificationRequest(appName: "x", hints: ["desktop-entry": .string("")]), process: nil).key,
                        "x", "an empty desktop-entry counts as missing")
+    }
+
+    func testTheSandboxDecidesWhoASandboxedSenderIs() {
+        let flatpak = ProcessIdentity(processID: 9, flatpakID: "org.example.Flat", executable: "exe")
+        for claim in [NotificationRequest(appName: "notify-send"),
+                      NotificationRequest(appName: "Firefox", hints: ["desktop-entry": .string("firefox-esr")])] {
+            let app = AppIdentity.resolve(claim, process: flatpak)
+            XCTAssertEqual(app.key, "org.example.Flat")
+            XCTAssertEqual(app.source, .flatpak)
+            XCTAssertNil(app.name, "a sandboxed sender's claimed name matches no rule")
+            XCTAssertTrue(app.isSandboxed)
+        }
+        let snap = ProcessIdentity(processID: 9, snapName: "firefox", executable: "firefox")
+        let app = AppIdentity.resolve(NotificationRequest(appName: "Slack", hints: ["desktop-entry": .string("slack")]),
+                                      process: snap)
+        XCTAssertEqual(app.key, "firefox")
+        XCTAssertEqual(app.source, .snap)
+        XCTAssertNil(app.name)
+        XCTAssertNil(app.inferredDesktopEntry, "another app's desktop ID is no snap's")
+        let own = AppIdentity.resolve(NotificationRequest(appName: "Firefox", hints: ["desktop-entry": .string("firefox_firefox")]),
+                                      process: snap)
+        XCTAssertEqual(own.key, "firefox")
+        XCTAssertEqual(own.inferredDesktopEntry, "firefox_firefox", "its own desktop ID names its badge and window")
+    }
+
+    func testTheNameIsKeptOnlyWhenItIsNotTheKey() {
+        XCTAssertNil(AppIdentity.resolve(NotificationRequest(appName: "Slack", hints: ["desktop-entry": .string("slack")]),
+                                         process: nil).name, "the same name in another case is the key")
+        XCTAssertEqual(AppIdentity.resolve(NotificationRequest(appName: "Firefox", hints: ["desktop-entry": .string("firefox-esr")]),
+                                           process: nil).name, "Firefox")
     }
 }

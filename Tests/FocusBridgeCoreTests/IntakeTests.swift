@@ -171,4 +171,24 @@ final class IntakeTests: XCTestCase {
         XCTAssertEqual(shown, Policy.decide(request, app: own, context: plain).shown,
                        "the same as a decision shows it, but for the quick actions")
     }
+
+    func testASandboxedSenderClaimingAnAllowedAppsNameIsHeld() {
+        var context = PolicyContext(now: now)
+        context.activeFocus = FocusProfile(name: "Work")
+        context.activeFocus?.apps = .allowOnly(["notify-send"])
+        let claim = NotificationRequest(appName: "notify-send", summary: "Hi")
+        let sandboxed = Caller(connection: ":1.30", userID: 1000, sandbox: "flatpak:org.example.Intruder")
+        let intake = Intake.take(claim, app: AppIdentity.resolve(claim, process: ProcessIdentity(processID: 9, flatpakID: "org.example.Intruder")),
+                                 caller: sandboxed, payloadBytes: 100, context: context, focusName: "Work",
+                                 table: NotificationTable(), held: { _ in nil }, newID: { 7 })
+        XCTAssertEqual(intake.step, .hold(.focus("Work")))
+        XCTAssertEqual(intake.history.app, "org.example.Intruder")
+        XCTAssertEqual(intake.history.kept?.appName, "notify-send", "what it claimed is kept")
+        XCTAssertEqual(intake.history.kept?.appSource, "Flatpak app ID")
+        // The same name from an unsandboxed sender is allowed.
+        let allowed = Intake.take(claim, app: AppIdentity.resolve(claim, process: nil), caller: alice, payloadBytes: 100,
+                                  context: context, focusName: "Work", table: NotificationTable(), held: { _ in nil },
+                                  newID: { 8 })
+        XCTAssertEqual(allowed.step, .forward(counts: true))
+    }
 }

@@ -151,4 +151,36 @@ final class PolicyTests: XCTestCase {
         XCTAssertTrue(trace.contains { $0.hasPrefix("actions: destructive") })
         XCTAssertEqual(trace.last, "delivery: delivered")
     }
+
+    func testAnAppsTableMatchesTheAppNameOfAnUnsandboxedSender() {
+        let esr = NotificationRequest(appName: "Firefox", hints: ["desktop-entry": .string("firefox-esr"), "urgency": .integer(2)])
+        let app = AppIdentity.resolve(esr, process: nil)
+        var entitled = AppRule()
+        entitled.critical = true
+        let decision = decide(esr, app: app) { $0.settings.apps["firefox"] = entitled }
+        XCTAssertEqual(decision.level, .critical)
+        XCTAssertEqual(decision.trace.first,
+                       "app: firefox-esr (from the desktop-entry hint); [apps.\"firefox\"] applies (matched the app name)")
+        // The key wins over the name.
+        let byKey = decide(esr, app: app) {
+            $0.settings.apps["firefox"] = entitled
+            $0.settings.apps["Firefox-ESR"] = AppRule()
+        }
+        XCTAssertEqual(byKey.level, .timeSensitive)
+        XCTAssertEqual(byKey.trace.first, "app: firefox-esr (from the desktop-entry hint); [apps.\"firefox-esr\"] applies")
+    }
+
+    func testASandboxedSendersClaimsReachNoOtherAppsRule() {
+        let claim = NotificationRequest(appName: "Firefox", hints: ["desktop-entry": .string("firefox-esr"), "urgency": .integer(2)])
+        let app = AppIdentity.resolve(claim, process: ProcessIdentity(processID: 9, flatpakID: "org.example.Intruder"))
+        var entitled = AppRule()
+        entitled.critical = true
+        let decision = decide(claim, app: app) {
+            $0.settings.apps["firefox-esr"] = entitled
+            $0.settings.apps["Firefox"] = entitled
+        }
+        XCTAssertEqual(decision.level, .timeSensitive, "another app's critical entitlement is not reached")
+        XCTAssertEqual(decision.trace.first, "app: org.example.Intruder (from the Flatpak app ID); "
+                       + "it calls itself \"firefox-esr\", which decides nothing; no [apps] rule")
+    }
 }

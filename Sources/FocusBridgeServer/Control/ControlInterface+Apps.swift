@@ -76,7 +76,8 @@ extension ControlInterface {
     private func apps(only app: String? = nil) -> [AppReport] {
         let since = bridge.clock.now.addingTimeInterval(-Double(AppReport.days) * 86_400)
         let counts = (try? store.appCounts(since: since, limit: AppReport.maxApps, app: app)) ?? []
-        return AppReport.all(counts: counts, policy: bridge.settings, configPath: configPath,
+        let names = (try? store.appNames(since: since)) ?? []
+        return AppReport.all(counts: counts, names: names, policy: bridge.settings, configPath: configPath,
                              choices: bridge.preferences.choices, mutes: bridge.preferences.mutes, now: bridge.clock.now,
                              limit: app == nil ? AppReport.maxApps : .max)
             .filter { $0.app != Bridge.ownAppName }

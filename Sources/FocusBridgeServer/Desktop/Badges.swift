@@ -70,7 +70,7 @@ final class Badges {
     /// A notification was delivered, held or counted in an "N more" notification, sent by
     /// `senders` (their connections) from the process `processID`.
     func counted(_ id: UInt32, app: AppIdentity, senders: [Caller] = [], processID: UInt32? = nil) {
-        guard settings.general.badges, app.key != Bridge.ownAppName, settings.rule(forApp: app.key).badges,
+        guard settings.general.badges, app.key != Bridge.ownAppName, settings.table(for: app)?.rule.badges ?? true,
               let desktopID = desktopID(of: app) else { return }
         counts.add(id, desktopID: desktopID, appKey: app.key)
         let key = desktopID.lowercased()

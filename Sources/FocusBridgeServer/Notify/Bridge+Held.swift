@@ -93,7 +93,9 @@ extension Bridge {
                 continue
             }
             let request = arguments.request
-            let app = AppIdentity(key: item.app, source: .appName)
+            // The name it claimed may match an `[apps]` table only when no sandbox sent it.
+            let app = AppIdentity(key: item.app, source: .appName,
+                                  name: item.holders.contains { $0.sandbox != nil } ? nil : request.appName)
             let context = policyContext()
             let shown = Policy.present(request, app: app, context: context)
             let counts = Policy.replayCounts(request, app: app, context: context)
