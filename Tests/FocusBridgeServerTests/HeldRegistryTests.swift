@@ -273,8 +273,8 @@ final class HeldRegistryTests: XCTestCase {
         held.digestsGone([50])
         check("the digest gone")
         XCTAssertEqual(held.waiting(for: "Work").map(\.id), [1, 2, 5, 6])
-        held.forget(5)
-        check("forgotten")
+        held.remove([5])
+        check("removed again")
         XCTAssertEqual(held.count, 4)
     }
 }
