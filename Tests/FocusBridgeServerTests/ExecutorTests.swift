@@ -146,6 +146,22 @@ final class ExecutorTests: XCTestCase {
 
     // MARK: Dropped
 
+    /// The 64th waiting answer writes the batch at once: a held notification that is the 64th is
+    /// in that write, not in the next one (a crash between the two lost it, acknowledged).
+    func testAHeldNotificationThatFillsTheBatchIsInTheWriteItsAnswerWaitsFor() throws {
+        let bridge = try makeBridge { $0.focuses = [FocusProfile(name: "Work")] }
+        for n in 1..<GroupCommit.maxBatch { send(bridge, notify("Shown \(n)", app: "App\(n)")) }
+        XCTAssertTrue(bridge.commit.isPending, "63 answers wait for one write")
+        bridge.activeFocus = ActiveFocus(name: "Work", since: Instant(timeIntervalSince1970: 1_800_000_000),
+                                         until: nil, source: .manual)
+        let waiter = Waiter()
+        var storedWhenAnswered: Bool?
+        waiter.onAnswer = { [unowned self] id in storedWhenAnswered = (try? store.heldPayload(id)) != nil }
+        send(bridge, notify("Held"), waiter: waiter)
+        XCTAssertEqual(waiter.ids.count, 1, "the 64th answer writes the batch at once")
+        XCTAssertEqual(storedWhenAnswered, true, "the held notification is in the write its answer waited for")
+    }
+
     func testDeliveryOffAnswersAndEndsTheIDAtOnce() throws {
         let bridge = try makeBridge { settings in
             var rule = AppRule()

@@ -178,16 +178,18 @@ final class Bridge {
         }
         logger.debug("notification \(id): \(decision.trace.joined(separator: "; ").escapingControlCharacters)")
         if plan.replacesHeld { held.remove([id]) }
+        if let item = plan.held {
+            // Into the batch before the answer: the answer may write the batch at once (the 64th
+            // waiting), and no caller hears an ID whose held notification is not in that write.
+            held.hold(item)
+            let stored = arguments.all // GVariant's serialised form, the state files' format
+            commit.hold(Store.Hold(item: item, payloadType: stored.typeString, payload: stored.bytes))
+        }
         commit.answer(waiter, id: id, history: plan.history)
 
         switch plan.step {
         case .hold:
-            guard let item = plan.held else { return }
-            held.hold(item)
-            badges.counted(id, app: decision.app, senders: item.holders, processID: processID)
-            // Durable with the same commit, before the caller hears the ID.
-            let stored = arguments.all // GVariant's serialised form, the state files' format
-            commit.hold(Store.Hold(item: item, payloadType: stored.typeString, payload: stored.bytes))
+            badges.counted(id, app: decision.app, senders: plan.holders, processID: processID)
             stateChanged()
         case .drop(let endsAtOnce):
             // The app hears the ID, then that it closed, so a waiting sender is released.
