@@ -12,7 +12,7 @@ from gi.repository import Gio, GLib
 from support.bridge import wait_connected
 from support.focusctl import fc_json, fc_ok
 from support.names import NOTIF_IFACE, NOTIF_NAME, NOTIF_PATH
-from support.processes import FAKE_DAEMON, PYTHON, LineReader
+from support.processes import FAKE_DAEMON, PYTHON, LineReader, memory_of
 from support.reports import SANITIZER_LOG_DIR
 from support.waiting import pump_until, wait_until
 
@@ -25,16 +25,6 @@ APP_KEY_BYTES, SUMMARY_BYTES, BODY_BYTES = 256, 1024, 4096
 RSS_GROWTH_PEAK_MiB = 160     # measured 97-108: at most 64 MiB wait for the daemon
 RSS_GROWTH_AFTER_MiB = 24     # once the burst is over and the heap trimmed
 DATABASE_MiB = 12             # 600 rows cut to 256 B + 1 KiB + 4 KiB, with the WAL
-
-
-def memory_of(pid):
-    """(VmRSS, VmHWM) of a process in MiB."""
-    fields = {}
-    with open("/proc/%d/status" % pid) as status:
-        for line in status:
-            key, _, value = line.partition(":")
-            fields[key] = value
-    return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
 
 
 def database_mib(state_dir):

@@ -21,7 +21,7 @@ from support.clients import settle
 from support.fifos import release
 from support.focus import far_time
 from support.names import CONTROL_IFACE, CONTROL_NAME, CONTROL_PATH, NOTIF_NAME, NOTIF_PATH
-from support.processes import run, run_as_nobody, session_env
+from support.processes import memory_of, run, run_as_nobody, session_env
 from support.sandbox import Sandbox
 from support.waiting import pump_for, pump_until
 
@@ -180,16 +180,6 @@ def test_a_huge_sparse_flatpak_info_is_not_read(bridge, fake_daemon, client, bus
                                              "a 1 GiB sparse file")
     _, peak_after = memory_of(bridge.pid)
     assert peak_after - peak_before < 64, "the bridge's peak RSS grew by %.0f MiB" % (peak_after - peak_before)
-
-
-def memory_of(pid):
-    """(VmRSS, VmHWM) of a process in MiB."""
-    fields = {}
-    with open("/proc/%d/status" % pid) as status:
-        for line in status:
-            key, _, value = line.partition(":")
-            fields[key] = value
-    return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
 
 
 # --------------------------------------------------------------------------- vendor passthrough

@@ -4,7 +4,8 @@
   them; a binary not built skips the test, ``require_binary``);
 * ``procs``: a test's ``Procs``, which kills at teardown whatever the test started and left running;
 * ``LineReader``: a process's output, line by line, awaited with a bound;
-* ``session_env``: the environment of a program of the test's session (its bus, nothing of ours).
+* ``session_env``: the environment of a program of the test's session (its bus, nothing of ours);
+* ``memory_of``: a process's resident and peak memory.
 """
 
 import errno
@@ -165,3 +166,13 @@ def read_first_line(proc, fd, what, timeout):
     if not line:
         raise RuntimeError("%s said nothing within %.0f s (exit %r)" % (what, timeout, proc.poll()))
     return line
+
+
+def memory_of(pid):
+    """(VmRSS, VmHWM) of a process in MiB."""
+    fields = {}
+    with open("/proc/%d/status" % pid) as status:
+        for line in status:
+            key, _, value = line.partition(":")
+            fields[key] = value
+    return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
