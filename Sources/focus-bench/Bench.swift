@@ -139,19 +139,12 @@ struct Bench {
         for round in 0..<10 {
             let (bus, address) = try Harness.bus(config: options.busConfig)
             defer { Harness.stop(bus) }
-            let watcher = try VariantConnection.connect(address: address)
-            var owned = false
-            var ready = false
-            watcher.watchName("org.freedesktop.Notifications") { owner in
-                ready = true
-                if owner != nil { owned = true }
-            }
-            Harness.wait(timeout: 5) { ready }
+            let watch = try NameWatch(address: address)
             let start = Stopwatch.now()
             let process = try Subprocess([options.bridge, "--downstream", "log", "--config", "/nonexistent",
                                           "--state-dir", scratch + "/startup-\(round)"],
                                          environment: ["DBUS_SESSION_BUS_ADDRESS": address])
-            Harness.wait(timeout: 10) { owned }
+            Harness.wait(timeout: 10) { watch.owned }
             samples.append(Stopwatch.now() - start)
             Harness.stop(process)
         }

@@ -71,3 +71,21 @@ struct BenchError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// Who owns `org.freedesktop.Notifications` on a bus, watched from before the bridge starts: the
+/// start-up figures time exec to `owned`.
+final class NameWatch {
+    let connection: VariantConnection
+    private(set) var owned = false
+
+    /// Connects to the bus at `address` and waits (5 s at most) for its first answer about the name.
+    init(address: String) throws {
+        connection = try VariantConnection.connect(address: address)
+        var ready = false
+        connection.watchName("org.freedesktop.Notifications") { [unowned self] owner in
+            ready = true
+            if owner != nil { owned = true }
+        }
+        Harness.wait(timeout: 5) { ready }
+    }
+}

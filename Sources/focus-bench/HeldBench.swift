@@ -178,17 +178,11 @@ private struct HeldRun {
         }
         let (bus, address) = try Harness.bus(config: options.busConfig)
         processes.append(bus)
-        let watcher = try VariantConnection.connect(address: address)
-        var owned = false
-        var ready = false
-        watcher.watchName("org.freedesktop.Notifications") { owner in
-            ready = true
-            if owner != nil { owned = true }
-        }
-        Harness.wait(timeout: 5) { ready }
+        let watch = try NameWatch(address: address)
+        let watcher = watch.connection
         let start = Stopwatch.now()
         bridgeProcess = try Subprocess(arguments, environment: ["DBUS_SESSION_BUS_ADDRESS": address])
-        Harness.wait(timeout: 60) { owned }
+        Harness.wait(timeout: 60) { watch.owned }
         result.nameOwned = Stopwatch.now() - start
         _ = try? status(Client(bus: watcher, destination: "org.freedesktop.Notifications"), timeout: 60_000)
         result.statusAnswered = Stopwatch.now() - start
