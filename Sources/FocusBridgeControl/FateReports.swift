@@ -44,9 +44,11 @@ public struct ExplainIDReport: Codable, Equatable, Sendable {
         public var silent: Bool
         public var screenLocked: Bool
         public var trace: [String]
+        /// The interface it came in by.
+        public var door: String
 
         enum CodingKeys: String, CodingKey {
-            case hints, actions, focus, silent, trace
+            case hints, actions, focus, silent, trace, door
             case appName = "app-name"
             case screenLocked = "screen-locked"
         }
@@ -59,6 +61,7 @@ public struct ExplainIDReport: Codable, Equatable, Sendable {
             silent = kept.silent
             screenLocked = kept.screenLocked
             trace = kept.trace
+            door = (kept.door ?? .fdo).interface
         }
 
         public func encode(to encoder: Encoder) throws {
@@ -70,6 +73,7 @@ public struct ExplainIDReport: Codable, Equatable, Sendable {
             try container.encode(silent, forKey: .silent)
             try container.encode(screenLocked, forKey: .screenLocked)
             try container.encode(trace, forKey: .trace)
+            try container.encode(door, forKey: .door)
         }
     }
 

@@ -206,9 +206,11 @@ public struct HistoryReport: Codable, Equatable, Sendable {
     /// The whole fate in one line (`Fate`), and its steps (always written by the daemon).
     @Nullable public var fate: String?
     public var steps: [FateStepReport]?
+    /// The interface it came in by (`Door`): `org.freedesktop.Notifications` or `org.gtk.Notifications`.
+    public var door: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, app, summary, body, level, decision, received, closed, fate, steps
+        case id, app, summary, body, level, decision, received, closed, fate, steps, door
         case closeReason = "close-reason"
     }
 
@@ -224,6 +226,7 @@ public struct HistoryReport: Codable, Equatable, Sendable {
         closeReason = entry.closeReason
         fate = entry.fate()
         steps = entry.steps.map(FateStepReport.init)
+        door = entry.door.interface
     }
 }
 

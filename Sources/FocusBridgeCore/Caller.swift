@@ -7,11 +7,14 @@ public struct Caller: Hashable, Sendable {
     public var userID: UInt32?
     /// The sandbox the process runs in (`flatpak:org.example.App`, `snap:firefox`); nil outside one.
     public var sandbox: String?
+    /// The door it called by: only `fdo` holders are sent the notification's signals.
+    public var door: Door
 
-    public init(connection: String, userID: UInt32? = nil, sandbox: String? = nil) {
+    public init(connection: String, userID: UInt32? = nil, sandbox: String? = nil, door: Door = .fdo) {
         self.connection = connection
         self.userID = userID
         self.sandbox = sandbox
+        self.door = door
     }
 
     /// Whether this caller may close or replace a notification `holder` holds: the same
@@ -24,18 +27,21 @@ public struct Caller: Hashable, Sendable {
         return sandbox == holder.sandbox
     }
 
-    /// The form the store keeps: `connection uid sandbox`, `-` for what is unknown.
+    /// The form the store keeps: `connection uid sandbox`, `-` for what is unknown, and ` gtk`
+    /// after them for a caller of the GTK door (rows without it are the fdo door's).
     public var stored: String {
-        "\(connection) \(userID.map(String.init) ?? "-") \(sandbox ?? "-")"
+        "\(connection) \(userID.map(String.init) ?? "-") \(sandbox ?? "-")" + (door == .gtk ? " gtk" : "")
     }
 
     /// Reads `stored`'s form back; nil for anything else (a damaged row is not trusted).
     public init?(stored text: Substring) {
         let parts = text.split(separator: " ", omittingEmptySubsequences: true)
-        guard parts.count == 3, parts[0].first == ":" || parts[0].contains(".") else { return nil }
+        guard parts.count == 3 || (parts.count == 4 && parts[3] == "gtk"),
+              parts[0].first == ":" || parts[0].contains(".") else { return nil }
         connection = String(parts[0])
         if parts[1] == "-" { userID = nil } else if let value = UInt32(parts[1]) { userID = value } else { return nil }
         sandbox = parts[2] == "-" ? nil : String(parts[2])
+        door = parts.count == 4 ? .gtk : .fdo
     }
 
     /// Several callers in one text, one per line.

@@ -15,10 +15,12 @@ public struct HistoryEntry: Equatable, Sendable {
     public var steps: [FateStep]
     /// What `focusctl explain ID` and `focusctl show ID` need; nil for rows from before it was kept.
     public var kept: KeptRequest?
+    /// The door it came in by: `kept`'s, or as the store read it without the rest of `kept`.
+    public var door: Door
 
     public init(id: UInt32, app: String, summary: String, body: String, level: InterruptionLevel,
                 decision: DeliveryOutcome, received: Instant, closed: Instant? = nil, closeReason: UInt32? = nil,
-                steps: [FateStep] = [], kept: KeptRequest? = nil) {
+                steps: [FateStep] = [], kept: KeptRequest? = nil, door: Door? = nil) {
         self.id = id
         // Kept as `KeptText` says: history is for finding a notification again, not an archive.
         self.app = KeptText.appKey(app)
@@ -31,6 +33,7 @@ public struct HistoryEntry: Equatable, Sendable {
         self.closeReason = closeReason
         self.steps = steps
         self.kept = kept
+        self.door = door ?? kept?.door ?? .fdo
     }
 
     /// Its fate in one line (`held-focus → in digest 12 at 18:02 → dismissed`).

@@ -32,9 +32,11 @@ public struct KeptRequest: Codable, Equatable, Sendable {
     public var screenLocked: Bool
     /// The decision's trace then.
     public var trace: [String]
+    /// The door it came in by; nil for the fdo door (and rows from before doors were kept).
+    public var door: Door?
 
     enum CodingKeys: String, CodingKey {
-        case actions, hints, focus, silent, trace
+        case actions, hints, focus, silent, trace, door
         case appName = "app-name"
         case appSource = "app-source"
         case appIcon = "app-icon"
@@ -76,6 +78,7 @@ public struct KeptRequest: Codable, Equatable, Sendable {
                   actions: actions, hints: Self.hintTexts(notification.hints), replacesID: notification.replacesID,
                   expireTimeout: notification.expireTimeout, focus: context.activeFocus.map { _ in focusName ?? "" },
                   silent: context.silent, screenLocked: context.screenLocked, trace: decision.trace)
+        if notification.door != .fdo { door = notification.door }
     }
 
     /// The hints a decision reads (levels, delivery, actions, the app): kept first, so others
@@ -136,8 +139,10 @@ public struct KeptRequest: Codable, Equatable, Sendable {
             guard let equals = action.firstIndex(of: "=") else { continue }
             flat += [String(action[..<equals]), String(action[action.index(after: equals)...])]
         }
-        return NotificationRequest(appName: appName, replacesID: replacesID, appIcon: appIcon, summary: summary,
-                                   body: body, actions: flat, hints: decoded, expireTimeout: expireTimeout)
+        var request = NotificationRequest(appName: appName, replacesID: replacesID, appIcon: appIcon, summary: summary,
+                                          body: body, actions: flat, hints: decoded, expireTimeout: expireTimeout)
+        request.door = door ?? .fdo
+        return request
     }
 
     /// The app as the decision named it.
@@ -185,6 +190,7 @@ public struct KeptRequest: Codable, Equatable, Sendable {
         Self.word(silent ? #","silent":true"# : #","silent":false"#, &out)
         Self.word(screenLocked ? #","screen-locked":true"# : #","screen-locked":false"#, &out)
         Self.word(#","trace":"#, &out); Self.list(trace, &out)
+        if let door { Self.word(#","door":"#, &out); Self.quote(door.rawValue, into: &out) }
         out.append(UInt8(ascii: "}"))
         return out
     }

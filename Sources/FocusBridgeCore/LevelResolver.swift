@@ -77,16 +77,19 @@ public enum LevelResolver {
         if urgency == nil, let raw = notification.hints["urgency"] {
             trace.append("level: urgency hint of type \(raw) is not an integer; ignored")
         }
+        // The GTK door's `priority` arrives as the urgency it means (`GtkRequest`), named as sent.
+        let gtk = notification.door == .gtk
         if urgency == 2 {
+            let said = gtk ? "priority urgent" : "urgency critical"
             if rule.critical {
-                trace.append("level: critical (rule 5: urgency critical, from an entitled app)")
+                trace.append("level: critical (rule 5: \(said), from an entitled app)")
                 return .critical
             }
-            trace.append("level: time-sensitive (rule 5: urgency critical)")
+            trace.append("level: time-sensitive (rule 5: \(said))")
             return .timeSensitive
         }
         if urgency == 0 {
-            trace.append("level: passive (rule 6: urgency low)")
+            trace.append("level: passive (rule 6: \(gtk ? "priority low" : "urgency low"))")
             return .passive
         }
         if let category, passiveCategories.contains(category) || passiveCategoryPrefixes.contains(where: category.hasPrefix) {

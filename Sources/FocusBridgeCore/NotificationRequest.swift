@@ -1,5 +1,8 @@
-/// A notification as an application sent it with `Notify` (the arguments, decoded for deciding).
+/// A notification as an application sent it, decoded for deciding: `Notify`'s arguments, or a
+/// GTK `AddNotification` put in their terms by its door (`door`).
 public struct NotificationRequest: Sendable {
+    /// The door it came in by.
+    public var door: Door = .fdo
     public var appName: String
     public var replacesID: UInt32
     public var appIcon: String

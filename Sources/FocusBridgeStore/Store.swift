@@ -450,7 +450,7 @@ public final class Store {
 
     /// A history row read leniently: a row whose values cannot be used is nil, never trapped on.
     /// Columns: id, app, summary, body, level, decision, received, closed, close_reason, fate
-    /// and, when `kept`, request.
+    /// and, when `kept`, request, else the door it names.
     private static func entry(_ row: Statement, kept: Bool) -> HistoryEntry? {
         guard let id = row.int64(0).flatMap(UInt32.init(exactly:)),
               let received = row.double(6), received.isFinite else { return nil }
@@ -463,12 +463,15 @@ public final class Store {
             closed: row.double(7).flatMap { $0.isFinite ? Instant(timeIntervalSince1970: $0) : nil },
             closeReason: row.int64(8).flatMap(UInt32.init(exactly:)),
             steps: Fate.decode(row.string(9)),
-            kept: kept ? KeptRequest.read(row.string(10)) : nil)
+            kept: kept ? KeptRequest.read(row.string(10)) : nil,
+            door: kept ? nil : row.string(10).flatMap(Door.init(rawValue:)))
     }
 
     /// Newest first; `app` matches without regard to case.
     public func history(limit: Int, app: String? = nil) throws -> [HistoryEntry] {
-        let columns = "SELECT id, app, summary, body, level, decision, received, closed, close_reason, fate FROM history"
+        // The door is read from the kept request in SQL: the rest of it is not needed for a list.
+        let columns = "SELECT id, app, summary, body, level, decision, received, closed, close_reason, fate, "
+            + "CASE WHEN json_valid(request) THEN json_extract(request, '$.door') END FROM history"
         // Rows are read leniently: a row whose values cannot be used is left out, never trapped on.
         if let app, !app.isEmpty {
             return try database.statement(columns + " WHERE app = ? COLLATE NOCASE ORDER BY row DESC LIMIT ?")

@@ -123,6 +123,7 @@ struct ExplainCommand: ParsableCommand {
         var lines: [String] = []
         if let then = report.then {
             if then.appName != report.app { rows.append(["App name", then.appName.isEmpty ? "(empty)" : then.appName]) }
+            rows.append(["Door", then.door])
             rows.append(["Hints", then.hints.isEmpty ? "none" : then.hints.joined(separator: " ")])
             rows.append(["Actions", then.actions.isEmpty ? "none" : then.actions.joined(separator: " ")])
             var state = [then.focus.map { "\($0) was on" } ?? "no Focus was on"]
