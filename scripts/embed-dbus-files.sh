@@ -12,7 +12,8 @@ out=Sources/FocusBridgeServer/EmbeddedFiles.swift
   echo "public enum EmbeddedFiles {"
   for pair in "notificationsXML:org.freedesktop.Notifications.xml" "controlXML:org.focusbridge.Control1.xml" \
               "privateBusConfig:focus-bridge-private-bus.conf" "launcherEntryXML:com.canonical.Unity.LauncherEntry.xml" \
-              "statusNotifierItemXML:org.kde.StatusNotifierItem.xml" "dbusMenuXML:com.canonical.dbusmenu.xml"; do
+              "statusNotifierItemXML:org.kde.StatusNotifierItem.xml" "dbusMenuXML:com.canonical.dbusmenu.xml" \
+              "gtkNotificationsXML:org.gtk.Notifications.xml"; do
     name=${pair%%:*}; file=${pair#*:}
     echo "    /// dbus/$file"
     printf '    public static let %s = #"""\n' "$name"

@@ -67,6 +67,8 @@ desktop_packages=(
     plasma-workspace    # plasmashell under Xvfb; plasma-workspace alone fails
     plasma-desktop      # ("starting invalid corona")
     systemd             # busctl monitor: what the bridge forwards to plasmashell
+    xdg-desktop-portal  # the portal a Flatpak app notifies through, and its GNOME backend for
+    xdg-desktop-portal-gtk  # notifications, which passes them to org.gtk.Notifications (test_portal.py)
 )
 packages+=("${desktop_packages[@]}")
 

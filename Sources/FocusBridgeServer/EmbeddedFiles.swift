@@ -124,7 +124,8 @@ public enum EmbeddedFiles {
             "decision": "delivered|held-focus|held-summary|coalesced|dropped",
             "received": "2026-11-21T21:00:00.123Z",
             "closed": null | "<time, same format>",
-            "close-reason": null | N} -->
+            "close-reason": null | N,
+            "door": "org.freedesktop.Notifications|org.gtk.Notifications"} -->
     <method name="History">
       <arg name="limit" type="u" direction="in"/>
       <arg name="app" type="s" direction="in"/>
@@ -201,7 +202,7 @@ public enum EmbeddedFiles {
            {"id", "received", "app", "app-source", "summary", "body", "level",
             "decision", "fate", "steps", "closed", "close-reason",
             "then": null | {"app-name", "hints", "actions", "focus", "silent",
-                            "screen-locked", "trace"},
+                            "screen-locked", "trace", "door"},
             "now": <the JSON of Explain>}
          then is null for a notification received before it was kept. An ID
          history does not know gives org.focusbridge.Error.InvalidRequest. -->
@@ -527,6 +528,40 @@ public enum EmbeddedFiles {
       <arg name="id" type="i"/>
       <arg name="timestamp" type="u"/>
     </signal>
+  </interface>
+</node>
+"""#
+
+    /// dbus/org.gtk.Notifications.xml
+    public static let gtkNotificationsXML = #"""
+<!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
+<!-- org.gtk.Notifications as focus-bridge serves it at /org/gtk/Notifications
+     (GLib's GNotification and the desktop portal on GNOME; focus-bridge(1), GNOME).
+     AddNotification: notification holds "title", "body", "icon", "priority"
+     (low, normal, high, urgent), "default-action", "default-action-target",
+     "buttons" (aa{sv}: "label", "action", "target") and "category". The same
+     app_id and id again replaces the notification. An app_id that names no
+     installed desktop file gives org.gtk.Notifications.InvalidApp.
+     RemoveNotification: a held notification ends unseen; a shown one is
+     removed from GNOME Shell. Nothing is sent back to the app: GNOME Shell
+     activates it itself when a button is pressed. -->
+<node>
+  <interface name="org.gtk.Notifications">
+    <method name="AddNotification">
+      <arg name="app_id" type="s" direction="in"/>
+      <arg name="id" type="s" direction="in"/>
+      <arg name="notification" type="a{sv}" direction="in"/>
+    </method>
+    <method name="RemoveNotification">
+      <arg name="app_id" type="s" direction="in"/>
+      <arg name="id" type="s" direction="in"/>
+    </method>
+  </interface>
+  <interface name="org.freedesktop.DBus.Introspectable">
+    <method name="Introspect">
+      <arg name="xml_data" type="s" direction="out"/>
+    </method>
   </interface>
 </node>
 """#

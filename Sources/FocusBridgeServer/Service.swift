@@ -67,6 +67,8 @@ public final class Service {
     /// The names owned on `session` and on `notifications`.
     private var ownedNames: [String] = []
     private var ownedFastNames: [String] = []
+    /// Names asked for that another process has: given up too when stopping.
+    private var queuedFastNames: [String] = []
     /// Set once shutting down: what goes away from then on is expected.
     private var stopping = false
 
@@ -139,6 +141,14 @@ public final class Service {
         control.share = share
         self.share = share
         try FdoDoor.export(on: notifications, to: bridge)
+        let servesGtk = GtkDoor.wanted(xdgCurrentDesktop: Environment.variable("XDG_CURRENT_DESKTOP"),
+                                       nameHasOwner: session.nameOwner(GtkDoor.busName) != nil)
+        if servesGtk {
+            let shell = GtkShell(calls: notifications, logger: logger)
+            bridge.serveGtk(shell)
+            try GtkDoor.export(on: notifications, to: bridge)
+            shell.start()
+        }
         try control.export()
         self.control = control
         try downstream.passthrough?.install(on: notifications, senders: bridge.senders)
@@ -152,6 +162,7 @@ public final class Service {
             logReplaced(previousOwner, runsBehind: plan.evicted != nil)
         }
         try own(ControlInterface.busName, on: session, replace: options.replace)
+        if servesGtk { ownGtkDoor(on: notifications, session: session) }
         for name in downstream.passthrough?.extraNames ?? [] {
             try ownFast(name, on: notifications, session: session, replace: options.replace)
         }
@@ -490,6 +501,27 @@ public final class Service {
         }
     }
 
+    /// Asks for `org.gtk.Notifications`. GNOME Shell asks for it without letting it be taken, so
+    /// the bridge has it only when it asks first; otherwise it waits in the queue (and has it
+    /// when the shell lets go), and says so: GNotification apps reach the shell directly until then.
+    private func ownGtkDoor(on connection: MessageConnection, session: VariantConnection) {
+        let name = GtkDoor.busName
+        do {
+            switch try connection.requestName(name, replaceExisting: options.replace, doNotQueue: false) {
+            case .primaryOwner, .alreadyOwner:
+                ownedFastNames.append(name)
+                logger.info("serving \(name) (GNOME's GTK door) as \(connection.uniqueName)")
+            case .inQueue, .exists:
+                queuedFastNames.append(name)
+                let owner = NameOwner.lookup(name, nameOwner: session.nameOwner, processID: { session.processID(of: $0) })
+                let who = "\(owner?.executable ?? "another program") (PID \(owner?.processID.map(String.init) ?? "unknown"))"
+                logger.warning("\(name) is served by \(who), which does not give it up: GNotification and Flatpak apps reach it directly, not through the bridge, until it lets go; start focus-bridge before GNOME Shell (focus-bridge(1), GNOME)")
+            }
+        } catch {
+            logger.warning("cannot ask for the name \(name): \(error.message); GNotification apps reach GNOME Shell directly")
+        }
+    }
+
     /// NameLost, on either connection: another process took one of the names.
     private func lost(_ name: String) {
         guard ownedNames.contains(name) || ownedFastNames.contains(name) else { return }
@@ -523,9 +555,10 @@ public final class Service {
         }
         ownedNames.removeAll()
         if let notifications, !notifications.isClosed {
-            for name in ownedFastNames { notifications.releaseName(name, timeoutMilliseconds: 1_000) }
+            for name in ownedFastNames + queuedFastNames { notifications.releaseName(name, timeoutMilliseconds: 1_000) }
         }
         ownedFastNames.removeAll()
+        queuedFastNames.removeAll()
         MainLoop.cancel(reconnectTimer)
         reconnectTimer = .none
         MainLoop.cancel(stateRetryTimer)

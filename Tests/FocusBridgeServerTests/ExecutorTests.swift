@@ -68,7 +68,7 @@ final class ExecutorTests: XCTestCase {
     @discardableResult
     private func send(_ bridge: Bridge, _ arguments: NotifyArguments, from caller: Caller? = nil,
                       waiter: Waiter = Waiter()) -> Waiter {
-        bridge.execute(bridge.plan(arguments, caller: caller ?? sender, process: nil), arguments, processID: nil,
+        bridge.execute(bridge.plan(.fdo(arguments), caller: caller ?? sender, process: nil), .fdo(arguments), processID: nil,
                        waiter: waiter)
         return waiter
     }

@@ -43,12 +43,12 @@ final class FloodCollapseTests: XCTestCase {
     func testTheFirstIsShownAtOnceAndTheRestAtMostAFewTimesASecond() {
         let collapse = collapse()
         let id = collapse.group(for: app("Mail"), newID: newID)
-        collapse.count(app("Mail"), arguments: arguments("Mail", "one"), latest: "one")
+        collapse.count(app("Mail"), appName: "Mail", icon: "Mail-icon", latest: "one")
         XCTAssertEqual(shown.map(\.id), [id])
         XCTAssertEqual(shown.first?.summary, "1 more from Mail")
         XCTAssertEqual(shown.first?.body, "one", "the latest summary")
 
-        for n in 2...20 { collapse.count(app("Mail"), arguments: arguments("Mail", "n\(n)"), latest: "n\(n)") }
+        for n in 2...20 { collapse.count(app("Mail"), appName: "Mail", icon: "Mail-icon", latest: "n\(n)") }
         XCTAssertEqual(shown.count, 1, "a flood is not a flood of updates")
         waitOnMainLoop(until: { shown.count == 2 }, seconds: 5)
         XCTAssertEqual(shown.last?.id, id, "it replaces itself")
@@ -59,18 +59,18 @@ final class FloodCollapseTests: XCTestCase {
     func testAnEndedGroupStartsAfreshNextTime() {
         let collapse = collapse()
         let first = collapse.group(for: app("Mail"), newID: newID)
-        collapse.count(app("Mail"), arguments: arguments("Mail", "one"), latest: "one")
+        collapse.count(app("Mail"), appName: "Mail", icon: "Mail-icon", latest: "one")
         collapse.ended(first)
         let second = collapse.group(for: app("Mail"), newID: newID)
         XCTAssertNotEqual(second, first)
-        collapse.count(app("Mail"), arguments: arguments("Mail", "two"), latest: "two")
+        collapse.count(app("Mail"), appName: "Mail", icon: "Mail-icon", latest: "two")
         XCTAssertEqual(shown.map(\.id), [first, second])
         XCTAssertEqual(shown.last?.summary, "1 more from Mail", "counted from one again")
     }
 
     func testACountForAnAppWithoutAGroupShowsNothing() {
         let collapse = collapse()
-        collapse.count(app("Mail"), arguments: arguments("Mail", "one"), latest: "one")
+        collapse.count(app("Mail"), appName: "Mail", icon: "Mail-icon", latest: "one")
         XCTAssertTrue(shown.isEmpty)
     }
 

@@ -182,7 +182,7 @@ final class HeldRegistryTests: XCTestCase {
         while let (item, arguments, cause) = held.nextReplay() {
             replayed.append((item.id, arguments?.summary, cause))
             XCTAssertEqual(arguments?.all.bytes, self.arguments(item.summary).all.bytes, "the stored arguments, byte for byte")
-            XCTAssertEqual(arguments?.actions, ["open", "Open"])
+            XCTAssertEqual(arguments?.request.actions, ["open", "Open"])
             XCTAssertNotNil(held[item.id], "it stays held until removed")
         }
         XCTAssertEqual(replayed.map(\.id), [3, 1, 2], "in the order queued")

@@ -1,6 +1,7 @@
 import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeTestSupport
+import FocusBridgeTime
 @testable import FocusBridgeServer
 import XCTest
 
@@ -128,5 +129,58 @@ final class WireTests: XCTestCase {
         XCTAssertNil(signal("NotificationClosed", .tuple([.uint32(7)])))
         XCTAssertNil(signal("Something", .tuple([.uint32(7), .string("x")])))
         XCTAssertEqual(signal("ActivationToken", .tuple([.uint32(7), .string("token")]))?.daemonID, 7)
+    }
+}
+
+/// The GTK door on the wire: `AddNotification` read once (`GtkArguments`), kept whole for a
+/// held one, and encoded for the shell with only what the decision changed.
+final class GtkWireTests: XCTestCase {
+    private func button(_ label: String, _ action: String, target: Int32) -> Variant {
+        .dictionary([("label", .string(label)), ("action", .string(action)), ("target", .boxed(.int32(target)))])
+    }
+
+    private var dictionary: Variant {
+        .dictionary([("title", .string("New mail")), ("body", .string("from Ada")), ("priority", .string("high")),
+                     ("icon", .tuple([.string("themed"), .boxed(.strings(["mail"]))])),
+                     ("default-action", .string("app.open")), ("category", .string("email.arrived")),
+                     ("buttons", .array(of: "a{sv}", [button("Delete", "app.delete", target: 0),
+                                                       button("Reply", "app.reply", target: 1)]))])
+    }
+
+    func testAddNotificationIsReadOnceAndKeptWhole() throws {
+        let arguments = GtkArguments(appID: "org.example.Mail", id: "inbox", dictionary: dictionary)
+        XCTAssertEqual(arguments.notification.title, "New mail")
+        XCTAssertEqual(arguments.notification.priority, .high)
+        XCTAssertEqual(arguments.notification.buttonLabels, ["Delete", "Reply"])
+        XCTAssertEqual(arguments.request.hints["category"]?.string, "email.arrived")
+        let stored = try XCTUnwrap(DoorArguments(storedType: arguments.all.typeString, bytes: arguments.all.bytes))
+        guard case .gtk(let back) = stored else { return XCTFail("a stored AddNotification read back as another door's") }
+        XCTAssertEqual(back.dictionary.bytes, dictionary.bytes, "the dictionary, byte for byte")
+        XCTAssertEqual(back.notification, arguments.notification)
+        XCTAssertEqual(arguments.replacing(9).request.replacesID, 9)
+    }
+
+    func testWhatIsShownKeepsTheAppsKeysAndChangesOnlyWhatTheDecisionChanged() {
+        let arguments = GtkArguments(appID: "org.example.Mail", id: "inbox", dictionary: dictionary)
+        let app = AppIdentity.resolve(arguments.request, process: nil)
+        var context = PolicyContext(now: Instant(timeIntervalSince1970: 0))
+        var shown = Policy.decide(arguments.request, app: app, context: context).shown
+        var forward = arguments.forwarded(id: 5, shown: shown)
+        var entries = Dictionary(forward.dictionary.dictionaryEntries.map { ($0.key, $0.value.unboxed) }) { a, _ in a }
+        XCTAssertEqual([forward.appID, forward.notificationID], ["org.example.Mail", "inbox"])
+        XCTAssertEqual(entries["priority"]?.string, "high", "the app's own priority when it means the level")
+        XCTAssertEqual(entries["default-action"]?.string, "app.open")
+        XCTAssertEqual(entries["icon"]?.bytes, Variant.tuple([.string("themed"), .boxed(.strings(["mail"]))]).bytes)
+        XCTAssertEqual(entries["buttons"]?.children.map { $0.dictionaryEntries.first { $0.key == "action" }?.value.unboxed.string },
+                       ["app.reply", "app.delete"], "the destructive one last")
+        XCTAssertEqual(entries["buttons"]?.children.last?.dictionaryEntries.first { $0.key == "label" }?.value.unboxed.string,
+                       context.settings.general.destructiveMarker + "Delete")
+
+        context.screenLocked = true
+        context.settings.general.previews = .whenUnlocked
+        shown = Policy.decide(arguments.request, app: app, context: context).shown
+        forward = arguments.forwarded(id: 5, shown: shown)
+        entries = Dictionary(forward.dictionary.dictionaryEntries.map { ($0.key, $0.value.unboxed) }) { a, _ in a }
+        XCTAssertNotEqual(entries["body"]?.string, "from Ada", "a hidden preview is hidden on this door too")
     }
 }

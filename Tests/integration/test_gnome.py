@@ -1,5 +1,9 @@
 """The bridge in front of real GNOME Shell 43, headless: what a GNOME user notices.
 
+Both doors: notify-send and libnotify through org.freedesktop.Notifications, and a real
+GApplication (support/gnotification_client.py) through org.gtk.Notifications, which the bridge
+owns before the shell asks for it and passes on to the shell's own GTK interface.
+
 Start-up order (focus-bridge(1), GNOME): focus-bridge first, in `name` mode with org.gnome.Shell;
 then gnome-shell, whose notification helper (`gjs org.gnome.Shell.Notifications`) asks for
 org.freedesktop.Notifications without DO_NOT_QUEUE and waits in the queue. Notifications go
@@ -25,7 +29,7 @@ from gi.repository import Gio, GLib
 from support.buses import wait_for_name
 from support.desktop import DesktopSession, unique_token
 from support.names import NOTIF_NAME
-from support.processes import BRIDGE_BIN
+from support.processes import BRIDGE_BIN, PYTHON, SUPPORT, LineReader
 from support.waiting import bounded_poll, pump_until
 
 TEST_TIMEOUT = 30
@@ -39,6 +43,9 @@ CONFIG = """
 [focus.work]
 apps = ["Mail"]
 """
+GTK_NAME = "org.gtk.Notifications"
+# A GApplication the shell knows (its desktop file), as every GTK app has one.
+GTK_APP = "org.example.GtkMail"
 SHELL_NOTICES = ("Logged in as a privileged user", "System was put in unsafe mode", "Screen Lock disabled")
 
 
@@ -137,6 +144,10 @@ def gnome(tmp_path_factory):
         r = session.run(["gsettings", "set", "org.gnome.shell", "enabled-extensions", "['%s']" % EXTENSION_UUID])
         assert r.returncode == 0, r.stderr
         session.write_config(CONFIG)
+        apps = session.dirs["XDG_DATA_HOME"] / "applications"
+        apps.mkdir(parents=True, exist_ok=True)
+        (apps / (GTK_APP + ".desktop")).write_text(
+            "[Desktop Entry]\nType=Application\nName=GTK Mail\nExec=true\nDBusActivatable=false\n")
         # what `auto` would choose in this GNOME session before the shell is up (see test below)
         session.auto_before_shell = session.run([BRIDGE_BIN, "--print-downstream"])
         session.bridge = session.start_bridge("--downstream", "name", "--downstream-name", SHELL)
@@ -283,6 +294,110 @@ def test_a_focus_holds_out_of_the_tray_and_its_digest_arrives_after(gnome):
     assert held not in shell.titles(), "the held notification arrived as itself as well as in the digest"
 
 
+# --------------------------------------------------------------------------- the GTK door
+class GApplication:
+    """A real GApplication of the session: GLib sends its GNotifications to org.gtk.Notifications
+    (the bridge's), and GNOME Shell activates its actions on it directly."""
+
+    def __init__(self, gnome, app_id=GTK_APP):
+        self.proc = gnome.procs.spawn([PYTHON, str(SUPPORT / "gnotification_client.py"), app_id], env=gnome.env,
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      stderr=open(gnome.log("gapplication.log"), "ab"))
+        self.out = LineReader(self.proc.stdout)
+
+    def command(self, line, answer):
+        self.proc.stdin.write((line + "\n").encode())
+        self.proc.stdin.flush()
+        got = self.out.get(10)
+        assert got == answer, "the GApplication said %r to %r" % (got, line)
+
+    def send(self, nid, title, priority="normal"):
+        self.command("send %s %s %s" % (nid, title, priority), "sent %s" % nid)
+
+    def withdraw(self, nid):
+        self.command("withdraw %s" % nid, "withdrawn %s" % nid)
+
+    def stop(self):
+        self.proc.stdin.close()
+        self.proc.wait(10)
+
+
+@pytest.fixture
+def gapp(gnome):
+    app = GApplication(gnome)
+    yield app
+    app.stop()
+
+
+def history_row(gnome, title):
+    return bounded_poll(lambda: next((h for h in gnome.client("history").history(limit=50)
+                                      if h["summary"] == title), None), 10, "%r is not in history" % title)
+
+
+def test_the_bridge_owns_the_gtk_door_and_the_shell_waits_in_its_queue(gnome):
+    bus = gnome.bus
+    assert bus.owner(GTK_NAME) == gnome.bridge.unique_name
+    assert bus.queued(GTK_NAME) == [gnome.bridge.unique_name, bus.owner(SHELL)]
+
+
+def test_a_gnotification_reaches_the_tray_once_through_the_bridge(gnome, gapp):
+    title = unique_token("GTK mail arrived")
+    gapp.send("m1", title)
+    n = gnome.shell.find(title)
+    assert n["source"] == "GTK Mail" and n["body"] == "from a GNotification", n
+    assert n["actions"] == ["Acknowledge"], n
+    row = history_row(gnome, title)
+    assert (row["app"], row["decision"], row["door"]) == (GTK_APP, "delivered", "org.gtk.Notifications"), row
+    assert gnome.shell.titles().count(title) == 1
+
+
+def test_a_button_in_the_tray_activates_the_gapplication(gnome, gapp):
+    title = unique_token("GTK reminder")
+    gapp.send("r1", title)
+    gnome.shell.find(title)
+    gnome.shell.click_button(title, "Acknowledge")
+    assert gapp.out.get(10) == "activated ack"
+
+
+def test_urgent_is_time_sensitive_and_critical_in_the_tray(gnome, gapp):
+    title = unique_token("GTK server down")
+    gapp.send("u1", title, "urgent")
+    gnome.shell.find(title)
+    assert gnome.shell.on_notification(title, "if (n.urgency !== imports.ui.messageTray.Urgency.CRITICAL) throw n.urgency;") == 1
+    assert history_row(gnome, title)["level"] == "time-sensitive"
+
+
+def test_a_focus_holds_a_gnotification_and_show_all_adds_it(gnome, gapp):
+    shell = gnome.shell
+    held = unique_token("GTK newsletter")
+    withdrawn = unique_token("GTK withdrawn")
+    allowed = unique_token("Mail allowed during work")
+    # an earlier test's digest, dismissed so that the tray has only this one's
+    shell.on_notification("While work was on",
+                          "n.destroy(imports.ui.messageTray.NotificationDestroyedReason.DISMISSED);")
+    shell.gone("While work was on")
+    gnome.focusctl("focus", "on", "work")
+    try:
+        gapp.send("h1", held)
+        gapp.send("w1", withdrawn)
+        gapp.withdraw("w1")
+        gnome.notify_send("-a", "Mail", allowed, "allowed by the Focus")
+        shell.find(allowed)
+        assert held not in shell.titles() and withdrawn not in shell.titles()
+        assert history_row(gnome, held)["decision"] == "held-focus"
+        bounded_poll(lambda: history_row(gnome, withdrawn)["close-reason"] == 3, 10, "the withdrawn one never ended")
+    finally:
+        gnome.focusctl("focus", "off")
+    digest = shell.find("While work was on")
+    lines = digest["body"].split("\n")
+    assert any(held in line for line in lines), digest
+    assert not any(withdrawn in line for line in lines), "a withdrawn one is in the digest: %r" % digest
+    shell.click_button("While work was on", "Show All")
+    n = shell.find(held)
+    assert n["source"] == "GTK Mail", n
+    assert withdrawn not in shell.titles()
+
+
 # --------------------------------------------------------------------------- order facts
 def test_auto_mode_before_the_shell_is_up_chooses_gnome_and_waits_for_it(gnome):
     """What `auto` chose in this GNOME session (XDG_CURRENT_DESKTOP=GNOME) with the bridge started
@@ -314,6 +429,7 @@ def test_when_the_bridge_stops_gnome_takes_the_name_back_and_shows_notifications
     title = unique_token("Straight to GNOME")
     gnome.notify_send("-a", "Terminal", title, "no bridge in between")
     assert shell.find(title)["source"] == "Terminal"
+    assert gnome.bus.owner(GTK_NAME) == gnome.bus.owner(SHELL), "the shell never got org.gtk.Notifications back"
 
 
 def test_started_after_gnome_the_bridge_cannot_take_the_name_even_with_replace(gnome):

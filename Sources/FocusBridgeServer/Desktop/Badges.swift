@@ -178,6 +178,18 @@ struct DesktopEntries {
             .map { $0 + "/applications/" }
     }
 
+    /// Whether desktop ID `id` is installed now, as GLib finds it: `ID.desktop` in a folder, or
+    /// in a subfolder named by the ID's part before a dash (`kde-org.foo` in `kde/org.foo.desktop`).
+    /// Not remembered: an app installed a moment ago is found.
+    func hasDesktopFile(_ id: String) -> Bool {
+        guard !id.isEmpty, !id.contains("/"), !id.hasPrefix(".") else { return false }
+        var candidates = [id + ".desktop"]
+        for dash in id.indices where id[dash] == "-" {
+            candidates.append(id[..<dash] + "/" + id[id.index(after: dash)...] + ".desktop")
+        }
+        return folders.contains { folder in candidates.contains { FileStatus.exists(folder + $0) } }
+    }
+
     /// The desktop ID for `key` if `KEY.desktop` (or its lowercase form) is installed.
     mutating func installedID(_ key: String) -> String? {
         if let answer = known[key] { return answer }

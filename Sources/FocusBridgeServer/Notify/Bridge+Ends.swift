@@ -35,6 +35,7 @@ extension Bridge {
     /// signals of other calls go out between them.
     func endedMany(_ items: [HeldNotification], reason: CloseReason) {
         for item in items {
+            gtkKeys.forget(item.id)
             badges.ended(item.id, reason: reason)
             commit.noteClosed(item.id, reason: reason, at: clock.now)
         }
@@ -68,6 +69,7 @@ extension Bridge {
 
     /// The one end of an ID's life: `NotificationClosed` to each holder, noted in history.
     func ended(_ id: UInt32, reason: CloseReason, holders: [Caller]) {
+        gtkKeys.forget(id)
         signals.closed(id, reason: reason, to: holders)
         badges.ended(id, reason: reason)
         commit.noteClosed(id, reason: reason, at: clock.now)

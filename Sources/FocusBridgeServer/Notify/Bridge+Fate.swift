@@ -74,7 +74,7 @@ extension Bridge {
                             decision: .delivered, received: clock.now,
                             steps: [FateStep(.copyOf, at: clock.now, number: id)], kept: copyKept))
         commit.noteFate(id, FateStep(.shownAgain, at: clock.now, number: copy))
-        deliver(copy, Self.copyArguments(request), shown, holders: [ownCaller], processID: nil, counts: false)
+        deliver(copy, .fdo(Self.copyArguments(request)), shown, holders: [ownCaller], processID: nil, counts: false)
         stateChanged()
         return FateActionReport(action: "show", ids: [id], copy: copy,
                                 message: "Notification \(id) (\(entry.app)) is shown again as notification \(copy), "

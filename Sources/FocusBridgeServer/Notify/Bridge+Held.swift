@@ -65,7 +65,7 @@ extension Bridge {
                                             summary: title, body: body, actions: actions)
         let app = AppIdentity(key: Self.ownAppName, source: .appName)
         let shown = Policy.present(arguments.request, app: app, level: .active, context: policyContext())
-        deliver(id, arguments, shown, holders: [ownCaller], processID: UInt32(getpid()), counts: true)
+        deliver(id, .fdo(arguments), shown, holders: [ownCaller], processID: UInt32(getpid()), counts: true)
     }
 
     /// The person chose an action on one of the bridge's own notifications.

@@ -20,6 +20,8 @@ final class Bridge {
     /// The connection that owns `org.freedesktop.Notifications` (sd-bus): the signals to apps.
     let notificationBus: MessageConnection
     let senders: SenderDirectory
+    /// The installed desktop files, for the GTK door's app IDs.
+    let desktopFiles = DesktopEntries()
     let store: Store
     let logger: Logger
     let clock: Clock
@@ -31,6 +33,11 @@ final class Bridge {
     /// The person's choices per app and the mutes.
     let preferences: AppPreferences
     let forwarder: Forwarder
+    /// GNOME Shell's GTK interface, where the GTK door's notifications are shown (nil: the
+    /// bridge does not serve that door).
+    var gtkShell: GtkShell?
+    /// The bridge ID of each GTK notification by its app and its own ID.
+    var gtkKeys = GtkKeys()
     /// Who holds each ID shown or collapsed now.
     var holders = NotificationTable()
     let collapses = FloodCollapse()
@@ -111,7 +118,7 @@ final class Bridge {
             var request = arguments.request
             request.appName = app.key
             let shown = Policy.present(request, app: app, level: .passive, context: policyContext())
-            deliver(id, arguments, shown, holders: [ownCaller], processID: nil, counts: false)
+            deliver(id, .fdo(arguments), shown, holders: [ownCaller], processID: nil, counts: false)
         }
     }
 
@@ -151,24 +158,31 @@ final class Bridge {
     func notify(_ call: IncomingCall, _ arguments: NotifyArguments) {
         senders.withSender(call.sender) { [self] sender in
             let process = sender.process
+            let arguments = DoorArguments.fdo(arguments)
             execute(plan(arguments, caller: sender.caller(call.sender), process: process), arguments,
                     processID: process?.processID, waiter: call)
         }
     }
 
-    /// The intake's plan for `arguments` with the live state.
-    func plan(_ arguments: NotifyArguments, caller: Caller, process: ProcessIdentity?) -> Intake {
+    /// The intake's plan for `arguments` with the live state, its app resolved from them.
+    func plan(_ arguments: DoorArguments, caller: Caller, process: ProcessIdentity?) -> Intake {
         let notification = arguments.request
+        return plan(notification, app: AppIdentity.resolve(notification, process: process),
+                    payloadBytes: arguments.byteCount, caller: caller, process: process)
+    }
+
+    /// The intake's plan for `notification` from `app` with the live state.
+    func plan(_ notification: NotificationRequest, app: AppIdentity, payloadBytes: Int, caller: Caller,
+              process: ProcessIdentity?) -> Intake {
         var context = policyContext()
         context.senderProcessID = process?.processID
-        return Intake.take(notification, app: AppIdentity.resolve(notification, process: process), caller: caller,
-                           payloadBytes: arguments.byteCount, context: context, focusName: activeFocus?.name,
-                           table: holders, held: held.holders(of:), newID: ids.next)
+        return Intake.take(notification, app: app, caller: caller, payloadBytes: payloadBytes, context: context,
+                           focusName: activeFocus?.name, table: holders, held: held.holders(of:), newID: ids.next)
     }
 
     /// Carries out `plan`: the history row (and a held item) with this commit, `waiter` answered
     /// after it, then the one step.
-    func execute(_ plan: Intake, _ arguments: NotifyArguments, processID: UInt32?, waiter: any IDWaiter) {
+    func execute(_ plan: Intake, _ arguments: DoorArguments, processID: UInt32?, waiter: any IDWaiter) {
         let id = plan.number
         let decision = plan.decision
         forwarder.handled(0, bytes: arguments.byteCount)
@@ -199,7 +213,7 @@ final class Bridge {
             let group = collapses.group(for: decision.app, newID: ids.next)
             endDropped(holders.track(id, appKey: decision.app.key, holders: plan.holders, collapsedInto: group))
             badges.counted(id, app: decision.app, senders: plan.holders, processID: processID)
-            collapses.count(decision.app, arguments: arguments, latest: arguments.summary)
+            collapses.count(decision.app, appName: arguments.appName, icon: arguments.appIcon, latest: arguments.summary)
         case .forward(let counts):
             deliver(id, arguments, plan.shown, holders: plan.holders, processID: processID, counts: counts,
                     duplicateKey: decision.duplicateKey)
@@ -233,14 +247,20 @@ final class Bridge {
 
     /// Sends a notification to the daemon as `shown` says, for `holders`; `duplicateKey` is the
     /// notification's, when its decision made it.
-    func deliver(_ id: UInt32, _ arguments: NotifyArguments, _ shown: Shown, holders newHolders: [Caller],
+    func deliver(_ id: UInt32, _ arguments: DoorArguments, _ shown: Shown, holders newHolders: [Caller],
                  processID: UInt32?, counts: Bool, duplicateKey: DuplicateTracker.Key? = nil) {
         tables.delivered(id, appKey: shown.app.key, summary: arguments.summary, body: arguments.body, at: clock.now,
                          counts: counts, key: duplicateKey)
         endDropped(holders.track(id, appKey: shown.app.key, holders: newHolders, actionKeys: shown.actions.originalKeys))
         noteDaemonQuiet(id)
         badges.counted(id, app: shown.app, senders: newHolders, processID: processID)
-        forwarder.send(arguments.forwarded(id: id, shown: shown, process: processID.map { ProcessIdentity(processID: $0) }))
+        switch arguments {
+        case .fdo(let arguments):
+            forwarder.send(arguments.forwarded(id: id, shown: shown, process: processID.map { ProcessIdentity(processID: $0) }))
+        case .gtk(let arguments):
+            guard let gtkShell else { return notificationClosed(id, reason: .undefined) }
+            gtkShell.add(arguments.forwarded(id: id, shown: shown))
+        }
     }
 
     func newID() -> UInt32 { ids.next() }

@@ -257,12 +257,13 @@ enum NotifyHints: Sendable {
 }
 
 /// The signals applications receive, each sent only to the connections holding the ID; never
-/// to the bridge itself (it holds its own digests and "N more" notifications).
+/// to the bridge itself (it holds its own digests and "N more" notifications), nor to an app
+/// of the GTK door (its door has no signals).
 struct NotificationSignals {
     let bus: MessageConnection
 
     func closed(_ id: UInt32, reason: CloseReason, to holders: [Caller]) {
-        for holder in holders {
+        for holder in holders where holder.door.signalsHolders {
             emit("NotificationClosed", to: holder.connection) { m throws(DBusError) in
                 try m.append(id)
                 try m.append(reason.rawValue)

@@ -31,7 +31,7 @@ final class FloodCollapse {
     }
 
     /// Counts one more collapsed notification of `app`, whose latest summary was `latest`.
-    func count(_ app: AppIdentity, arguments: NotifyArguments, latest: String) {
+    func count(_ app: AppIdentity, appName: String, icon: String, latest: String) {
         let key = app.key.lowercased()
         guard var entry = groups[key] else { return }
         entry.count += 1
@@ -39,8 +39,6 @@ final class FloodCollapse {
         groups[key] = entry
         // The first right away, then at most a few updates a second: a flood must not become a
         // flood of updates to the daemon.
-        let appName = arguments.appName
-        let icon = arguments.appIcon
         if entry.count == 1 {
             update(app, appName: appName, icon: icon)
         } else if timers[key] == nil {

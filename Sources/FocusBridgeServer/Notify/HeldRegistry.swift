@@ -190,14 +190,14 @@ final class HeldRegistry {
 
     /// The next held notification to replay, with its stored arguments (nil arguments: they
     /// cannot be read); nil when none waits. It stays held until `remove`.
-    func nextReplay() -> (item: HeldNotification, arguments: NotifyArguments?, cause: String?)? {
+    func nextReplay() -> (item: HeldNotification, arguments: DoorArguments?, cause: String?)? {
         while backlogStart < backlog.count {
             let id = backlog[backlogStart]
             backlogStart += 1
             replaying.remove(id)
             guard let item = held[id]?.item else { continue }
             let payload = try? store.heldPayload(id)
-            return (item, payload.flatMap { NotifyArguments(storedType: $0.type, bytes: $0.bytes) }, replayCause[id])
+            return (item, payload.flatMap { DoorArguments(storedType: $0.type, bytes: $0.bytes) }, replayCause[id])
         }
         return nil
     }

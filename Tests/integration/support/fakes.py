@@ -342,3 +342,68 @@ def screensaver_factory(bus):
     yield make
     for ss in made:
         ss.dispose()
+
+
+GTK_NAME = "org.gtk.Notifications"
+GTK_PATH = "/org/gtk/Notifications"
+GTK_XML = """<node><interface name="org.gtk.Notifications">
+  <method name="AddNotification"><arg type="s" direction="in"/><arg type="s" direction="in"/>
+    <arg type="a{sv}" direction="in"/></method>
+  <method name="RemoveNotification"><arg type="s" direction="in"/><arg type="s" direction="in"/></method>
+</interface></node>"""
+
+
+class FakeGtkShell:
+    """GNOME Shell's GTK side as the bridge reaches it: org.gtk.Notifications served at
+    /org/gtk/Notifications on a connection owning org.gnome.Shell, on the test's main context.
+    Records every call (`calls`: method, app ID, ID, the dictionary unpacked); answers
+    org.gtk.Notifications.InvalidApp for the app IDs in `unknown_apps`, as the shell does for an
+    app without a desktop file."""
+
+    def __init__(self, address, also_own_gtk_name=False):
+        self.calls = []
+        self.unknown_apps = set()
+        self.conn = connect(address)
+        node = Gio.DBusNodeInfo.new_for_xml(GTK_XML)
+        self._reg = self.conn.register_object(GTK_PATH, node.interfaces[0], self._on_call, None, None)
+        for name in ["org.gnome.Shell"] + ([GTK_NAME] if also_own_gtk_name else []):
+            # GNOME Shell asks as it does for org.gtk.Notifications: REPLACE, queued when taken.
+            (code,) = bus_call(self.conn, "RequestName", GLib.Variant("(su)", (name, 2)), "(u)")
+            assert code in (1, 2), "could not ask for %s (%d)" % (name, code)
+
+    def _on_call(self, _conn, sender, _path, _iface, method, params, invocation):
+        values = params.unpack()
+        if method == "AddNotification" and values[0] in self.unknown_apps:
+            invocation.return_dbus_error("org.gtk.Notifications.InvalidApp",
+                                         'The app by ID "%s" could not be found' % values[0])
+            return
+        self.calls.append({"method": method, "sender": sender, "app": values[0], "id": values[1],
+                           "notification": values[2] if len(values) > 2 else None})
+        invocation.return_value(None)
+
+    def added(self, title=None):
+        return [c for c in self.calls if c["method"] == "AddNotification"
+                and (title is None or c["notification"].get("title") == title)]
+
+    def wait_added(self, title, timeout=5.0):
+        wait_until(lambda: self.added(title), timeout,
+                   message="%r never reached the shell's org.gtk.Notifications; it has %r" % (
+                       title, [c["notification"].get("title") for c in self.added()]))
+        return self.added(title)[-1]
+
+    def removed(self):
+        return [(c["app"], c["id"]) for c in self.calls if c["method"] == "RemoveNotification"]
+
+    def dispose(self):
+        self.conn.unregister_object(self._reg)
+        try:
+            self.conn.close_sync(None)
+        except GLib.Error:
+            pass
+
+
+@pytest.fixture
+def gtk_shell(bus):
+    shell = FakeGtkShell(bus.address)
+    yield shell
+    shell.dispose()

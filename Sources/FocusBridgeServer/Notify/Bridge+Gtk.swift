@@ -1,0 +1,54 @@
+import FocusBridgeCore
+import FocusBridgeDBus
+
+/// The GTK door's calls: decoded by `GtkDoor`, planned and carried out as the fdo door's are,
+/// shown through GNOME Shell's own GTK interface (`GtkShell`). The app names each notification
+/// itself (`GtkKeys`), hears nothing back, and is never sent the fdo door's signals.
+extension Bridge {
+    /// Serves the GTK door from now on, showing its notifications through `shell`.
+    func serveGtk(_ shell: GtkShell) {
+        gtkShell = shell
+        shell.givenUp = { [weak self] id in self?.notificationClosed(id, reason: .undefined) }
+    }
+
+    /// `AddNotification`: one the app already gave this ID (and may still act on) is replaced;
+    /// an app the shell could not show is refused as the shell refuses it, before anything is
+    /// kept, so the app hears the same error whether it would be shown now or later.
+    func addGtk(_ waiter: GtkWaiter, _ arguments: GtkArguments) {
+        let appID = arguments.notification.appID
+        guard desktopFiles.hasDesktopFile(appID) else {
+            return waiter.fail(DBusError(name: GtkDoor.invalidApp, message: "The app by ID \"\(appID)\" could not be found"))
+        }
+        senders.withSender(waiter.sender) { [self] sender in
+            var caller = sender.caller(waiter.sender)
+            caller.door = .gtk
+            let process = sender.process
+            let app = AppIdentity.resolve(arguments.request, process: process)
+            let gtkID = arguments.notification.id
+            let arguments = arguments.replacing(gtkKeys.id(appKey: app.key, id: gtkID) ?? 0)
+            let plan = plan(arguments.request, app: app, payloadBytes: arguments.byteCount, caller: caller, process: process)
+            gtkKeys.bind(plan.number, appKey: app.key, appID: appID, id: gtkID)
+            execute(plan, .gtk(arguments), processID: process?.processID, waiter: waiter)
+        }
+    }
+
+    /// `RemoveNotification`: a held one ends unseen; a shown one is taken off the shell. Either
+    /// ends as closed by the app. One the caller may not act on, or that is not known, is left
+    /// alone (answered all the same, as the shell answers).
+    func removeGtk(_ call: IncomingCall, appID: String, id gtkID: String) {
+        senders.withSender(call.sender) { [self] sender in
+            defer { call.reply() }
+            var caller = sender.caller(call.sender)
+            caller.door = .gtk
+            let app = AppIdentity.resolve(GtkNotification(appID: appID, id: gtkID).request(), process: sender.process)
+            guard let id = gtkKeys.id(appKey: app.key, id: gtkID) else { return }
+            if held.owns(id, by: caller), let item = held[id] {
+                held.remove([id])
+                ended(id, reason: .closedByCall, holders: item.holders)
+            } else if holders.owned(id, by: caller) != nil {
+                if let names = gtkKeys.names(of: id) { gtkShell?.remove(appID: names.appID, id: names.id) }
+                notificationClosed(id, reason: .closedByCall)
+            }
+        }
+    }
+}
