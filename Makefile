@@ -22,6 +22,8 @@
 #                   the reference proxies of ../shared/perf-floor built in .build-bench
 #                   (bench/references.json); prints the tables (BENCH_ARGS='--samples
 #                   500', BENCH_REF_ARGS='--rounds 1 --no-callgrind' for a short run)
+#   make bench-doors (~2 min) build optimised, then instructions per Notify and per GTK
+#                   AddNotification through the bridge, under callgrind (bench/doors.json)
 #   make bench-held (~3 min) build optimised, then Notify with 20,000 held against none,
 #                   a restart with them, DismissHeld, Apps with 6,000 names (bench/held.json;
 #                   BENCH_HELD_ARGS='--also main=PATH' adds another binary to the same run)
@@ -75,7 +77,7 @@ STRIP ?= strip
 PREFIX ?= $(HOME)/.local
 DESTDIR ?=
 
-.PHONY: all help deps deps-run build test run release install uninstall bench bench-held test-sanitize fuzz fuzz-replay
+.PHONY: all help deps deps-run build test run release install uninstall bench bench-held bench-doors test-sanitize fuzz fuzz-replay
 
 all: build
 
@@ -91,6 +93,7 @@ help:
 	@echo 'make deps-run       install only those building and make run need'
 	@echo 'make bench          measure the bridge against the bare bus, dunst and references (bench/)'
 	@echo 'make bench-held     Notify with 20,000 held against none, start with them, Apps (bench/held.json)'
+	@echo 'make bench-doors    instructions per Notify and per GTK AddNotification (bench/doors.json)'
 	@echo 'make test-sanitize  the tests again under AddressSanitizer, then ThreadSanitizer'
 	@echo 'make fuzz           the libFuzzer targets, FUZZ_SECONDS each'
 	@echo 'make fuzz-replay    build the fuzz targets (debug), run them over their committed inputs only'
@@ -184,6 +187,15 @@ bench: $(STATIC_CXX_SCRIPT)
 	$(SCRATCH_PATH)/release/focus-bench held --bridge $(SCRATCH_PATH)/release/focus-bridge $(BENCH_HELD_ARGS)
 	@bash scripts/bench-references.sh $(BENCH_REFS) >/dev/null
 	$(PYTHON) scripts/bench_references.py --refs $(BENCH_REFS) --bridge $(SCRATCH_PATH)/release/focus-bridge $(BENCH_REF_ARGS)
+	$(PYTHON) scripts/bench_doors.py --bridge $(SCRATCH_PATH)/release/focus-bridge $(BENCH_DOORS_ARGS)
+
+# The two doors side by side (~2 minutes): instructions per Notify and per GTK AddNotification
+# through the bridge, under callgrind (bench/doors.json; docs/BENCHMARKS.md).
+BENCH_DOORS_ARGS ?=
+bench-doors: $(STATIC_CXX_SCRIPT)
+	@bash scripts/install-deps.sh --bench
+	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(SCRATCH_PATH) --product focus-bridge
+	$(PYTHON) scripts/bench_doors.py --bridge $(SCRATCH_PATH)/release/focus-bridge $(BENCH_DOORS_ARGS)
 
 # Arguments of `focus-bench held` (e.g. '--also main=PATH' to measure another binary in the same run).
 BENCH_HELD_ARGS ?=
