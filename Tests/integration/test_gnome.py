@@ -41,11 +41,13 @@ EXTENSION_UUID = "unsafe-mode@focusbridge.test"
 SERVICES = ["org.gnome.Shell.Notifications", "ca.desrt.dconf", "org.a11y.Bus"]
 CONFIG = """
 [focus.work]
-apps = ["Mail"]
+apps = ["Mail", "org.example.GtkMail"]
 """
 GTK_NAME = "org.gtk.Notifications"
 # A GApplication the shell knows (its desktop file), as every GTK app has one.
 GTK_APP = "org.example.GtkMail"
+# One the Focus of these tests does not allow.
+GTK_NEWS = "org.example.GtkNews"
 SHELL_NOTICES = ("Logged in as a privileged user", "System was put in unsafe mode", "Screen Lock disabled")
 
 
@@ -146,8 +148,9 @@ def gnome(tmp_path_factory):
         session.write_config(CONFIG)
         apps = session.dirs["XDG_DATA_HOME"] / "applications"
         apps.mkdir(parents=True, exist_ok=True)
-        (apps / (GTK_APP + ".desktop")).write_text(
-            "[Desktop Entry]\nType=Application\nName=GTK Mail\nExec=true\nDBusActivatable=false\n")
+        for app_id, name in ((GTK_APP, "GTK Mail"), (GTK_NEWS, "GTK News")):
+            (apps / (app_id + ".desktop")).write_text(
+                "[Desktop Entry]\nType=Application\nName=%s\nExec=true\nDBusActivatable=false\n" % name)
         # what `auto` would choose in this GNOME session before the shell is up (see test below)
         session.auto_before_shell = session.run([BRIDGE_BIN, "--print-downstream"])
         session.bridge = session.start_bridge("--downstream", "name", "--downstream-name", SHELL)
@@ -367,24 +370,27 @@ def test_urgent_is_time_sensitive_and_critical_in_the_tray(gnome, gapp):
     assert history_row(gnome, title)["level"] == "time-sensitive"
 
 
-def test_a_focus_holds_a_gnotification_and_show_all_adds_it(gnome, gapp):
+def test_a_focus_holds_a_gnotification_allows_another_and_show_all_adds_it(gnome, gapp):
     shell = gnome.shell
+    news = GApplication(gnome, GTK_NEWS)
     held = unique_token("GTK newsletter")
     withdrawn = unique_token("GTK withdrawn")
-    allowed = unique_token("Mail allowed during work")
+    allowed = unique_token("GTK mail allowed during work")
     # an earlier test's digest, dismissed so that the tray has only this one's
     shell.on_notification("While work was on",
                           "n.destroy(imports.ui.messageTray.NotificationDestroyedReason.DISMISSED);")
     shell.gone("While work was on")
     gnome.focusctl("focus", "on", "work")
     try:
-        gapp.send("h1", held)
-        gapp.send("w1", withdrawn)
-        gapp.withdraw("w1")
-        gnome.notify_send("-a", "Mail", allowed, "allowed by the Focus")
-        shell.find(allowed)
+        news.send("h1", held)
+        news.send("w1", withdrawn)
+        news.withdraw("w1")
+        gapp.send("a1", allowed)
+        # forwarding is in order: once the allowed one is in the tray, the held ones would be too
+        assert shell.find(allowed)["source"] == "GTK Mail"
         assert held not in shell.titles() and withdrawn not in shell.titles()
         assert history_row(gnome, held)["decision"] == "held-focus"
+        assert history_row(gnome, allowed)["decision"] == "delivered"
         bounded_poll(lambda: history_row(gnome, withdrawn)["close-reason"] == 3, 10, "the withdrawn one never ended")
     finally:
         gnome.focusctl("focus", "off")
@@ -393,9 +399,9 @@ def test_a_focus_holds_a_gnotification_and_show_all_adds_it(gnome, gapp):
     assert any(held in line for line in lines), digest
     assert not any(withdrawn in line for line in lines), "a withdrawn one is in the digest: %r" % digest
     shell.click_button("While work was on", "Show All")
-    n = shell.find(held)
-    assert n["source"] == "GTK Mail", n
+    assert shell.find(held)["source"] == "GTK News"
     assert withdrawn not in shell.titles()
+    news.stop()
 
 
 # --------------------------------------------------------------------------- order facts

@@ -254,3 +254,19 @@ def test_outside_gnome_the_name_is_left_alone_and_glib_uses_the_fdo_door(focus_b
     fake_daemon.wait_notify("Through the fdo door")
     row = the_row(focusctl, "Through the fdo door")
     assert row["door"] == "org.freedesktop.Notifications", row
+
+
+def test_a_held_one_can_still_be_removed_after_a_restart(gnome_bridge, shell, bus, focusctl):
+    b = gnome_bridge()
+    fc_ok(focusctl, "focus", "on", "work")
+    added_ok(bus, "org.example.Mail", "kept", "{'title': <'Held across a restart'>}")
+    assert the_row(focusctl, "Held across a restart")["decision"] == "held-focus"
+    assert b.stop() == 0
+    gnome_bridge()
+    remove(bus, "org.example.Mail", "kept")
+    wait_until(lambda: the_row(focusctl, "Held across a restart")["close-reason"] == 3, 5,
+               message="RemoveNotification after a restart did not end the held one")
+    fc_ok(focusctl, "focus", "off")
+    added_ok(bus, "org.example.Allowed", "m", "{'title': <'Marker after the restart'>}")
+    shell.wait_added("Marker after the restart")
+    assert shell.added("Held across a restart") == []

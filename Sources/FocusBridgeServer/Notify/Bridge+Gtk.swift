@@ -9,6 +9,17 @@ extension Bridge {
     func serveGtk(_ shell: GtkShell) {
         gtkShell = shell
         shell.givenUp = { [weak self] id in self?.notificationClosed(id, reason: .undefined) }
+        rememberHeldGtk()
+    }
+
+    /// The GTK notifications still held from before a restart, found again by their app and ID:
+    /// their app may still replace or remove them.
+    private func rememberHeldGtk() {
+        for item in held.all where item.holders.contains(where: { $0.door == .gtk }) {
+            guard let payload = try? store.heldPayload(item.id),
+                  let arguments = GtkArguments(storedType: payload.type, bytes: payload.bytes) else { continue }
+            gtkKeys.bind(item.id, appKey: item.app, appID: arguments.notification.appID, id: arguments.notification.id)
+        }
     }
 
     /// `AddNotification`: one the app already gave this ID (and may still act on) is replaced;
