@@ -134,7 +134,8 @@ final class GtkArguments {
     /// activate and are left out). Every other key, the default action with it, goes as sent.
     func forwarded(id: UInt32, shown: Shown) -> GtkForward {
         let presentation = shown.presentation
-        let buttons = dictionary.dictionaryEntries.first { $0.key == "buttons" }?.value.unboxed.children ?? []
+        let sent = dictionary.dictionaryEntries  // read once: each read makes a Variant per entry
+        let buttons = sent.first { $0.key == "buttons" }?.value.unboxed.children ?? []
         var tidied: [Variant] = []
         for pair in shown.actions.actions {
             let original = shown.actions.originalKeys[pair.key] ?? pair.key
@@ -145,15 +146,17 @@ final class GtkArguments {
             tidied.append(.dictionary(entries))
         }
         var entries: [(key: String, value: Variant)] = []
-        for entry in dictionary.dictionaryEntries {
+        var hadBody = false
+        for entry in sent {
             switch entry.key {
-            case "title", "body", "priority", "buttons": continue
+            case "body": hadBody = true
+            case "title", "priority", "buttons": continue
             default: entries.append(entry)
             }
         }
         entries.append(("title", .string(presentation.summary ?? notification.title)))
         let body = presentation.body ?? notification.body
-        if !body.isEmpty || dictionary.dictionaryEntries.contains(where: { $0.key == "body" }) {
+        if !body.isEmpty || hadBody {
             entries.append(("body", .string(body)))
         }
         entries.append(("priority", .string(notification.priority(forUrgency: presentation.urgency).rawValue)))
