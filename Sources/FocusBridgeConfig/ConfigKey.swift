@@ -204,6 +204,7 @@ enum ConfigKeys {
         },
         .strings("people", \.people),
         .bool("time-sensitive", \.timeSensitive),
+        .bool("repeated-calls", \.repeatedCalls),
         .choice("previews", \.previews),
         .custom("schedule", .tables) { reader, table, settings in
             guard let value = table["schedule"] else { return }

@@ -4,8 +4,13 @@ public struct Communication: Equatable, Sendable {
     public static let senderHint = "x-focus-sender"
 
     public var person: String
+    /// Category `call` or `call.*`: a repeated one may break through a Focus (`RecentCalls`).
+    public var isCall: Bool
 
-    public init(person: String) { self.person = person }
+    public init(person: String, isCall: Bool = false) {
+        self.person = person
+        self.isCall = isCall
+    }
 
     /// Category `im`, `im.*`, `call`, `call.*`, or an app with `communication = true`; the person
     /// is the hint `x-focus-sender`, else the summary.
@@ -15,6 +20,7 @@ public struct Communication: Equatable, Sendable {
             || category == "call" || category.hasPrefix("call.")
         guard isCommunication else { return nil }
         let sender = notification.hints[senderHint]?.string.flatMap { $0.isEmpty ? nil : $0 }
-        return Communication(person: sender ?? notification.summary)
+        return Communication(person: sender ?? notification.summary,
+                             isCall: category == "call" || category.hasPrefix("call."))
     }
 }

@@ -270,7 +270,8 @@ public enum Policy {
             }
         }
         if let focus = context.activeFocus {
-            if let reason = breakThrough(focus: focus, app: app, level: level, communication: communication) {
+            if let reason = breakThrough(focus: focus, app: app, level: level, communication: communication)
+                ?? repeatedCall(focus: focus, communication: communication, context: context) {
                 trace.append("focus: \(focus.name) is on; breaks through (\(reason))")
             } else {
                 trace.append("delivery: held-focus (\(focus.name) is on and nothing lets it through)")
@@ -298,6 +299,15 @@ public enum Policy {
         }
         if let communication, focus.allows(person: communication.person) { return "\(communication.person) is allowed" }
         return nil
+    }
+
+    /// Why a call breaks through as a repeated one, or nil: the same person called within the
+    /// last 3 minutes and the Focus allows repeated calls.
+    static func repeatedCall(focus: FocusProfile, communication: Communication?, context: PolicyContext) -> String? {
+        guard focus.repeatedCalls, let communication, communication.isCall,
+              let earlier = context.tables.calls.calledRecently(communication.person, now: context.now) else { return nil }
+        let ago = Int(context.now.timeIntervalSince1970 - earlier.timeIntervalSince1970)
+        return "a repeated call: \(communication.person) called \(ago) s ago, within 3 minutes, and the Focus allows repeated calls"
     }
 
     /// Transient notifications, progress bars and stacked ones are worthless later.

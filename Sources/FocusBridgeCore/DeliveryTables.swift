@@ -7,6 +7,8 @@ import FocusBridgeTime
 public final class DeliveryTables: @unchecked Sendable {
     public private(set) var recent: DuplicateTracker
     public private(set) var flood: FloodGate
+    /// Who called lately (repeated calls).
+    public private(set) var calls = RecentCalls()
 
     public init(recent: DuplicateTracker = DuplicateTracker(), flood: FloodGate = FloodGate(limit: 0)) {
         self.recent = recent
@@ -20,6 +22,9 @@ public final class DeliveryTables: @unchecked Sendable {
         if counts { flood.delivered(appKey, at: date) }
         recent.delivered(id, appKey: appKey, summary: summary, body: body, at: date, key: key)
     }
+
+    /// A call from `person` came in (whatever became of it).
+    public func called(_ person: String, at date: Instant) { calls.called(person, at: date) }
 
     /// Notification `id` closed: it is nobody's duplicate any more.
     public func closed(_ id: UInt32) { recent.closed(id) }

@@ -22,6 +22,8 @@ public struct FocusProfile: Equatable, Sendable {
     public var people: [String] = []
     /// Whether time-sensitive notifications break through (default yes).
     public var timeSensitive = true
+    /// Whether a second call from the same person within 3 minutes breaks through (default yes, as on iOS).
+    public var repeatedCalls = true
     public var previews: PreviewMode?
     public var schedule: [ScheduleEntry] = []
     /// On while a fullscreen window is up (`while-fullscreen`).

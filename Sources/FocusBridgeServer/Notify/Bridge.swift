@@ -192,6 +192,8 @@ final class Bridge {
         }
         logger.debug("notification \(id): \(decision.trace.joined(separator: "; ").escapingControlCharacters)")
         if plan.replacesHeld { held.remove([id]) }
+        // After its decision: a call counts toward repeated calls for the next one only.
+        if let communication = decision.communication, communication.isCall { tables.called(communication.person, at: clock.now) }
         if let item = plan.held {
             // Into the batch before the answer: the answer may write the batch at once (the 64th
             // waiting), and no caller hears an ID whose held notification is not in that write.
