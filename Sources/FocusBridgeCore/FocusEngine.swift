@@ -67,10 +67,16 @@ public struct FocusEngine: Sendable {
             .min()
     }
 
-    /// The Focus on at `now`, a manual change winning while it lasts; then a Focus the windows
+    /// The Focus on at `now`, a manual change winning while it lasts; then Do Not Disturb while
+    /// an app asks for quiet (`inhibited`: since when, and who asked); then a Focus the windows
     /// turn on (what the person does now); then the schedules.
-    public func active(at now: Instant, manual: ManualFocus?, window: WindowTrigger.On?) -> ActiveFocus? {
+    public func active(at now: Instant, manual: ManualFocus?, window: WindowTrigger.On?,
+                       inhibited: (since: Instant, reason: String)? = nil) -> ActiveFocus? {
         if let manual, manual.isInEffect(at: now) { return active(at: now, manual: manual) }
+        if let inhibited, focuses.contains(where: { $0.name == FocusProfile.doNotDisturbName }) {
+            return ActiveFocus(name: FocusProfile.doNotDisturbName, since: inhibited.since, until: nil, source: .inhibit,
+                               reason: inhibited.reason)
+        }
         if let window, focuses.contains(where: { $0.name == window.focus }) {
             return ActiveFocus(name: window.focus, since: window.since, until: nil, source: .window, reason: window.reason)
         }
@@ -110,8 +116,9 @@ public struct FocusEngine: Sendable {
 /// The Focus that is on.
 public struct ActiveFocus: Equatable, Sendable {
     /// `shared`: turned on by hand on another device (`[share]`); `window`: by a window
-    /// (`while-fullscreen`, `while-focused`).
-    public enum Source: String, Sendable { case manual, scheduled, shared, window }
+    /// (`while-fullscreen`, `while-focused`); `inhibit`: Do Not Disturb while an app asks for
+    /// quiet (`Inhibit`).
+    public enum Source: String, Sendable { case manual, scheduled, shared, window, inhibit }
 
     public var name: String
     public var since: Instant

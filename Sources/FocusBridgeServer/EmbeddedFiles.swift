@@ -54,6 +54,30 @@ public enum EmbeddedFiles {
       <arg name="spec_version" type="s" direction="out"/>
     </method>
 
+    <!-- Inhibit (Plasma's extension, proposed for the spec): an application
+         asks for quiet (a presentation, a call). While any inhibition is
+         active, notifications below time-sensitive are held as by the
+         built-in Do Not Disturb, and delivered in one digest when the last
+         one ends. desktop_entry and reason are shown by focusctl status;
+         hints are not read. The cookie ends it with UnInhibit from the same
+         connection; it ends too when that connection leaves the bus. At most
+         16 per connection and 256 in all (org.freedesktop.DBus.Error.LimitsExceeded). -->
+    <method name="Inhibit">
+      <arg name="desktop_entry" type="s" direction="in"/>
+      <arg name="reason" type="s" direction="in"/>
+      <arg name="hints" type="a{sv}" direction="in"/>
+      <arg name="cookie" type="u" direction="out"/>
+    </method>
+
+    <!-- UnInhibit: ends the caller's own inhibition; another connection's
+         cookie, or an unknown one, is ignored (success, no effect). -->
+    <method name="UnInhibit">
+      <arg name="cookie" type="u" direction="in"/>
+    </method>
+
+    <!-- Whether any inhibition is active; PropertiesChanged when it changes. -->
+    <property name="Inhibited" type="b" access="read"/>
+
     <!-- The signals below are the daemon's, translated to bridge IDs and
          sent unicast to the connection that last sent Notify for that ID;
          they are never broadcast to other applications. -->

@@ -134,7 +134,18 @@ public final class Service {
                         reload: { [weak self] in self?.reload() })
         self.tray = tray
         bridge.stateChanged = { [weak control, weak tray] in control?.announce(); tray?.refresh() }
-        bridge.senders.connectionLeft = { [weak control] name in control?.connectionLeft(name) }
+        bridge.senders.connectionLeft = { [weak control, weak bridge] name in
+            control?.connectionLeft(name)
+            bridge?.inhibitions.connectionLeft(name)
+        }
+        var wasInhibited = false
+        bridge.inhibitions.changed = { [weak bridge, weak focus] in
+            guard let bridge else { return }
+            let inhibited = bridge.inhibitions.isInhibited
+            focus?.inhibitionChanged(started: inhibited && !wasInhibited)
+            if inhibited != wasInhibited { bridge.signals.inhibitedChanged(inhibited) }
+            wasInhibited = inhibited
+        }
         focus.changed = { [weak control, weak tray] in control?.announce(); tray?.refresh() }
         let share = ShareFolder(store: store, logger: logger) { [weak focus] in focus?.applyShared($0) ?? false }
         focus.changedByHand = { [weak share] change, endGiven in share?.publish(change, endGiven: endGiven) }

@@ -138,7 +138,8 @@ def test_notifications_introspection_xml():
     name, methods, signals = introspected("org.freedesktop.Notifications.xml")
     assert name == "org.freedesktop.Notifications"
     assert methods == {"Notify": ("susssasa{sv}i", "u"), "CloseNotification": ("u", ""),
-                       "GetCapabilities": ("", "as"), "GetServerInformation": ("", "ssss")}
+                       "GetCapabilities": ("", "as"), "GetServerInformation": ("", "ssss"),
+                       "Inhibit": ("ssa{sv}", "u"), "UnInhibit": ("u", "")}
     assert signals == {"NotificationClosed": "uu", "ActionInvoked": "us",
                        "ActivationToken": "us", "NotificationReplied": "us"}
 

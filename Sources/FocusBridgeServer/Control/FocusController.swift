@@ -81,7 +81,7 @@ final class FocusController {
         // A change of what the windows ask for is the next change a manual one lasts until.
         if trigger.update(windows, focuses: bridge.settings.profiles, at: now), manual != nil { setManual(nil) }
         let previous = bridge.activeFocus
-        let current = engine.active(at: now, manual: manual, window: trigger.on)
+        let current = engine.active(at: now, manual: manual, window: trigger.on, inhibited: bridge.inhibitions.summary)
         bridge.activeFocus = current
         if previous?.name != current?.name {
             if let current {
@@ -132,6 +132,13 @@ final class FocusController {
         guard !due.isEmpty else { return }
         let count = bridge.deliverSummary()
         logger.info("scheduled summary (\(due.count) time(s) due): \(count) notification(s)")
+    }
+
+    /// An app asked for quiet, or the last one that did is done. A new request is what the
+    /// person does now: it ends an earlier `focus off` (a Focus turned on by hand still wins).
+    func inhibitionChanged(started: Bool) {
+        if started, case .off = manual?.state { setManual(nil) }
+        evaluate()
     }
 
     /// The window watcher saw another window in front, or a fullscreen one come or go.

@@ -38,6 +38,8 @@ final class Bridge {
     var gtkShell: GtkShell?
     /// The bridge ID of each GTK notification by its app and its own ID.
     var gtkKeys = GtkKeys()
+    /// Apps asking for quiet (`Inhibit`).
+    let inhibitions = Inhibitions()
     /// Who holds each ID shown or collapsed now.
     var holders = NotificationTable()
     let collapses = FloodCollapse()
@@ -235,6 +237,19 @@ final class Bridge {
             }
             call.reply()
         }
+    }
+
+    /// A new inhibition of `connection`. One whose connection left before it was made (its
+    /// `NameOwnerChanged` came first) ends at once.
+    func inhibit(connection: String, desktopEntry: String, reason: String) -> UInt32? {
+        guard let cookie = inhibitions.inhibit(connection: connection, desktopEntry: desktopEntry, reason: reason,
+                                               at: clock.now) else { return nil }
+        logger.info("\(desktopEntry.isEmpty ? connection : desktopEntry.escapingControlCharacters) asked for quiet (\(reason.escapingControlCharacters)); inhibition \(cookie)")
+        bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
+                 .tuple([.string(connection)]), replyType: "(s)") { [weak self] result in
+            if case .failure = result { self?.inhibitions.connectionLeft(connection) }
+        }
+        return cookie
     }
 
     /// Turns silent mode on or off, durably.

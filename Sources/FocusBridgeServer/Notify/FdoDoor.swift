@@ -22,7 +22,7 @@ enum FdoDoor {
             } else if message.hasInterface(Interface.introspectable) && message.hasMember("Introspect") {
                 IncomingCall(message).reply { reply throws(DBusError) in try reply.append(EmbeddedFiles.notificationsXML) }
             } else if message.hasInterface(Interface.properties) {
-                answerProperties(IncomingCall(message), message.member ?? "")
+                answerProperties(IncomingCall(message), message.member ?? "", bridge)
             } else {
                 return false
             }
@@ -32,11 +32,12 @@ enum FdoDoor {
 
     /// The methods served and the signature of their arguments.
     private enum Served {
-        case notify, closeNotification, getCapabilities, getServerInformation
+        case notify, closeNotification, getCapabilities, getServerInformation, inhibit, unInhibit
 
         static let all: [(member: String, method: Served, signature: String)] = [
             ("Notify", .notify, "susssasa{sv}i"), ("CloseNotification", .closeNotification, "u"),
             ("GetCapabilities", .getCapabilities, ""), ("GetServerInformation", .getServerInformation, ""),
+            ("Inhibit", .inhibit, "ssa{sv}"), ("UnInhibit", .unInhibit, "u"),
         ]
     }
 
@@ -62,24 +63,43 @@ enum FdoDoor {
             call.reply { reply throws(DBusError) in
                 for text in [info.name, info.vendor, info.version, info.specVersion] { try reply.append(text) }
             }
+        case .inhibit:
+            let desktopEntry = (try? message.readString()) ?? ""
+            let reason = (try? message.readString()) ?? ""
+            guard let cookie = bridge.inhibit(connection: call.sender, desktopEntry: desktopEntry, reason: reason) else {
+                return call.fail(DBusError(name: "org.freedesktop.DBus.Error.LimitsExceeded",
+                                           message: "too many inhibitions (at most \(Inhibitions.maxPerConnection) per connection, \(Inhibitions.maxInAll) in all)"))
+            }
+            call.reply(cookie)
+        case .unInhibit:
+            bridge.inhibitions.uninhibit((try? message.readUInt32()) ?? 0, connection: call.sender)
+            call.reply()
         }
     }
 
-    /// The interface has no properties: an empty GetAll, and Get and Set refused.
-    private static func answerProperties(_ call: IncomingCall, _ member: String) {
+    /// The interface's one property, `Inhibited` (read-only).
+    private static func answerProperties(_ call: IncomingCall, _ member: String, _ bridge: Bridge) {
         let interface = (try? call.message.readString()) ?? ""
         guard interface == Interface.name else {
             return call.fail(DBusError(name: DBusError.invalidArgs, message: "No such interface '\(interface)'"))
         }
+        let inhibited = bridge.inhibitions.isInhibited
         switch member {
         case "GetAll":
             call.reply { reply throws(DBusError) in
-                try reply.open("a", "{sv}")
+                try reply.openDictionary()
+                try reply.appendEntry("Inhibited", bool: inhibited)
                 try reply.close()
             }
         case "Get", "Set":
             let property = (try? call.message.readString()) ?? ""
-            call.fail(DBusError(name: DBusError.invalidArgs, message: "No such property '\(property)'"))
+            guard property == "Inhibited" else {
+                return call.fail(DBusError(name: DBusError.invalidArgs, message: "No such property '\(property)'"))
+            }
+            guard member == "Get" else {
+                return call.fail(DBusError(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: "Property 'Inhibited' is read-only"))
+            }
+            call.reply { reply throws(DBusError) in try reply.append(Variant.boxed(.bool(inhibited))) }
         default:
             call.fail(DBusError(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "No such method '\(member)'"))
         }
@@ -286,6 +306,21 @@ struct NotificationSignals {
                 try m.append(id)
                 try m.append(text)
             }
+        }
+    }
+
+    /// `PropertiesChanged` for `Inhibited`, to everyone listening.
+    func inhibitedChanged(_ inhibited: Bool) {
+        do {
+            let message = try bus.signal(NotificationsInterface.path, NotificationsInterface.properties, "PropertiesChanged")
+            try message.append(NotificationsInterface.name)
+            try message.openDictionary()
+            try message.appendEntry("Inhibited", bool: inhibited)
+            try message.close()
+            try message.append(strings: [])
+            try bus.send(message)
+        } catch {
+            // A closed connection: nobody to tell.
         }
     }
 
