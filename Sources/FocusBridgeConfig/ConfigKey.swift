@@ -162,6 +162,7 @@ enum ConfigKeys {
         .bool("explain-time-sensitive", \.explainTimeSensitive),
         .quickActions("quick-actions", \.quickActions),
         .choice("when-focused", \.whenFocused),
+        .choice("while-locked", \.whileLocked),
         .bool("badges", \.badges),
         .bool("tray", \.tray),
         .integer("history-max-mb", \.historyMaxMB) {

@@ -16,8 +16,8 @@ public struct Digest: Equatable, Sendable {
         make(title: "Notification Summary", held)
     }
 
-    public static func afterFocus(_ name: String, _ held: [HeldNotification]) -> Digest? {
-        make(title: "While \(name) was on", held)
+    public static func afterFocus(_ name: String, _ held: [HeldNotification], away: Bool = false) -> Digest? {
+        make(title: away ? "While you were away" : "While \(name) was on", held)
     }
 
     /// Most relevant first: relevance, then level, then newest (then the higher ID).

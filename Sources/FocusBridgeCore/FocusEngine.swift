@@ -70,8 +70,10 @@ public struct FocusEngine: Sendable {
     /// The Focus on at `now`, a manual change winning while it lasts; then Do Not Disturb while
     /// an app asks for quiet (`inhibited`: since when, and who asked); then a Focus the windows
     /// turn on (what the person does now); then the schedules.
+    /// With `lockedSince` (the screen locked, `while-locked = "hold"`), Do Not Disturb when
+    /// nothing else is on: a Focus that is on decides alone.
     public func active(at now: Instant, manual: ManualFocus?, window: WindowTrigger.On?,
-                       inhibited: (since: Instant, reason: String)? = nil) -> ActiveFocus? {
+                       inhibited: (since: Instant, reason: String)? = nil, lockedSince: Instant? = nil) -> ActiveFocus? {
         if let manual, manual.isInEffect(at: now) { return active(at: now, manual: manual) }
         if let inhibited, focuses.contains(where: { $0.name == FocusProfile.doNotDisturbName }) {
             return ActiveFocus(name: FocusProfile.doNotDisturbName, since: inhibited.since, until: nil, source: .inhibit,
@@ -80,7 +82,12 @@ public struct FocusEngine: Sendable {
         if let window, focuses.contains(where: { $0.name == window.focus }) {
             return ActiveFocus(name: window.focus, since: window.since, until: nil, source: .window, reason: window.reason)
         }
-        return scheduled(at: now)
+        if let scheduled = scheduled(at: now) { return scheduled }
+        if let lockedSince, focuses.contains(where: { $0.name == FocusProfile.doNotDisturbName }) {
+            return ActiveFocus(name: FocusProfile.doNotDisturbName, since: lockedSince, until: nil, source: .locked,
+                               reason: "the screen is locked")
+        }
+        return nil
     }
 
     /// The Focus on at `now`, a manual change winning while it lasts.
@@ -117,8 +124,8 @@ public struct FocusEngine: Sendable {
 public struct ActiveFocus: Equatable, Sendable {
     /// `shared`: turned on by hand on another device (`[share]`); `window`: by a window
     /// (`while-fullscreen`, `while-focused`); `inhibit`: Do Not Disturb while an app asks for
-    /// quiet (`Inhibit`).
-    public enum Source: String, Sendable { case manual, scheduled, shared, window, inhibit }
+    /// quiet (`Inhibit`); `locked`: Do Not Disturb while the screen is locked (`while-locked`).
+    public enum Source: String, Sendable { case manual, scheduled, shared, window, inhibit, locked }
 
     public var name: String
     public var since: Instant

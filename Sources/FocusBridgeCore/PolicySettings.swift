@@ -23,6 +23,14 @@ public enum AfterFocus: String, CaseIterable, Sendable {
     case digest, replay, none
 }
 
+/// What becomes of notifications below time-sensitive while the screen is locked.
+public enum WhileLocked: String, CaseIterable, Sendable {
+    /// Forwarded as always: the daemon keeps them (dunst's idle_threshold, GNOME's lock screen).
+    case show
+    /// Held, and delivered as one "While you were away" digest at the unlock.
+    case hold
+}
+
 /// The `[general]` table.
 public struct GeneralSettings: Equatable, Sendable {
     public static let defaultDestructiveLabels = ["Delete", "Remove", "Discard", "Erase", "Trash", "Block", "Uninstall"]
@@ -51,6 +59,7 @@ public struct GeneralSettings: Equatable, Sendable {
     public var badges = true
     /// The tray switch (a StatusNotifierItem), shown whenever a tray is there.
     public var tray = true
+    public var whileLocked: WhileLocked = .show
 
     public init() {}
 }

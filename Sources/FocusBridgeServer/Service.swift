@@ -193,7 +193,10 @@ public final class Service {
         }
         MainLoop.onSignal(SIGHUP) { [weak self] in _ = self?.reload() }
         configWatch = ConfigWatch(path: options.configPath) { [weak self] in self?.configFileChanged() }
-        ScreenLock.follow(on: session) { [weak bridge] locked in bridge?.screenLocked = locked }
+        ScreenLock.follow(on: session) { [weak bridge, weak focus] locked in
+            bridge?.screenLocked = locked
+            focus?.screenLockChanged(locked)
+        }
         daemon?.changed = { [weak control] in control?.announce() }
         downstream.start()
         if let privateBus {

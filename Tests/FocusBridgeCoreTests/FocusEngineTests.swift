@@ -44,6 +44,26 @@ final class FocusEngineTests: XCTestCase {
         XCTAssertEqual(night.source, .scheduled)
     }
 
+    func testAnAppAskingForQuietAndALockedScreenTurnDoNotDisturbOn() {
+        let engine = FocusEngine(focuses: [work, .doNotDisturb], timeZone: berlin)
+        let monday = date("2026-11-23 10:00"), sunday = date("2026-11-22 10:00")
+        let quiet = (since: sunday, reason: "asked by org.example.Slides: Presenting")
+        let inhibited = engine.active(at: sunday, manual: nil, window: nil, inhibited: quiet)
+        XCTAssertEqual(inhibited?.name, "dnd")
+        XCTAssertEqual(inhibited?.source, .inhibit)
+        XCTAssertEqual(inhibited?.reason, quiet.reason)
+        XCTAssertEqual(engine.active(at: monday, manual: nil, window: nil, inhibited: quiet)?.source, .inhibit,
+                       "an app asking for quiet wins over a schedule")
+        let byHand = ManualFocus(state: .on("work"), since: sunday, until: nil)
+        XCTAssertEqual(engine.active(at: sunday, manual: byHand, window: nil, inhibited: quiet)?.source, .manual,
+                       "a Focus turned on by hand wins")
+
+        XCTAssertEqual(engine.active(at: sunday, manual: nil, window: nil, lockedSince: sunday)?.source, .locked)
+        XCTAssertEqual(engine.active(at: monday, manual: nil, window: nil, lockedSince: sunday)?.name, "work",
+                       "a Focus that is on decides alone while the screen is locked")
+        XCTAssertNil(engine.active(at: sunday, manual: nil, window: nil))
+    }
+
     func testBoundariesAreTheNextStartOrEnd() {
         let engine = FocusEngine(focuses: [work, sleep], timeZone: berlin)
         XCTAssertEqual(engine.nextScheduleBoundary(after: date("2026-11-16 08:00")), date("2026-11-16 09:00"))

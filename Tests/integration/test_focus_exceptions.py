@@ -114,3 +114,31 @@ def test_inhibitions_are_bounded_per_connection(focus_bridge, fake_daemon, make_
         assert "LimitsExceeded" in error.message, error.message
     else:
         raise AssertionError("a 17th inhibition of one connection was taken")
+
+
+# --------------------------------------------------------------------------- while locked
+def test_while_locked_hold_keeps_notifications_for_a_while_you_were_away_digest(
+        focus_bridge, fake_daemon, bus, focusctl, screensaver_factory):
+    ss = screensaver_factory(locked=False)
+    focus_bridge('[general]\nwhile-locked = "hold"\n')
+    ss.wait_asked()
+    ss.set_locked(True)
+    focus = wait_until(lambda: fc_json(focusctl, "status", "--json")["focus"], 5,
+                       message="locking the screen turned no Do Not Disturb on")
+    assert (focus["name"], focus["source"]) == ("dnd", "locked"), focus
+    held = notify_send(bus, "-a", "Chat", "Coffee?", "while you were out")
+    assert history_of(focusctl, held)["decision"] == "held-focus"
+    urgent = notify_send(bus, "-a", "Monitor", "-u", "critical", "Disk full", "time-sensitive")
+    assert history_of(focusctl, urgent)["decision"] == "delivered"
+    ss.set_locked(False)
+    digest = fake_daemon.wait_notify("While you were away")
+    assert "Coffee?" in digest["body"], digest
+
+
+def test_while_locked_show_is_the_default(focus_bridge, fake_daemon, bus, focusctl, screensaver_factory):
+    ss = screensaver_factory(locked=True)
+    focus_bridge("")
+    ss.wait_asked()
+    nid = notify_send(bus, "-a", "Chat", "Shown while locked", "as always")
+    assert history_of(focusctl, nid)["decision"] == "delivered"
+    assert fc_json(focusctl, "status", "--json")["focus"] is None

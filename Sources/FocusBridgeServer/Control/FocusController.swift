@@ -81,7 +81,8 @@ final class FocusController {
         // A change of what the windows ask for is the next change a manual one lasts until.
         if trigger.update(windows, focuses: bridge.settings.profiles, at: now), manual != nil { setManual(nil) }
         let previous = bridge.activeFocus
-        let current = engine.active(at: now, manual: manual, window: trigger.on, inhibited: bridge.inhibitions.summary)
+        let current = engine.active(at: now, manual: manual, window: trigger.on, inhibited: bridge.inhibitions.summary,
+                                    lockedSince: bridge.settings.general.whileLocked == .hold ? lockedSince : nil)
         bridge.activeFocus = current
         if previous?.name != current?.name {
             if let current {
@@ -90,7 +91,7 @@ final class FocusController {
             } else if let previous {
                 logger.info("Focus \(previous.name) off")
             }
-            if let previous { bridge.focusEnded(previous.name) }
+            if let previous { bridge.focusEnded(previous.name, away: previous.source == .locked) }
         }
         if !started { bridge.focusesEnded(besides: current?.name) }
         if previous != current { changed() }
@@ -132,6 +133,16 @@ final class FocusController {
         guard !due.isEmpty else { return }
         let count = bridge.deliverSummary()
         logger.info("scheduled summary (\(due.count) time(s) due): \(count) notification(s)")
+    }
+
+    /// Since when the screen is locked (nil: unlocked).
+    private var lockedSince: Instant?
+
+    /// The screen locked or unlocked.
+    func screenLockChanged(_ locked: Bool) {
+        guard locked != (lockedSince != nil) else { return }
+        lockedSince = locked ? clock.now : nil
+        evaluate()
     }
 
     /// An app asked for quiet, or the last one that did is done. A new request is what the

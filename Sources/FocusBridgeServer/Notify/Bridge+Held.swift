@@ -14,14 +14,15 @@ extension Bridge {
     static let replayQueueRoom = 512
 
     /// A Focus ended: what it held goes out as `after-focus` says.
-    func focusEnded(_ name: String) {
+    /// `away`: it was on while the screen was locked (its digest says so).
+    func focusEnded(_ name: String, away: Bool = false) {
         askPendingQuestions()
         let items = held.waiting(for: name)
         guard !items.isEmpty else { return }
         switch settings.general.afterFocus {
         case .digest:
             logger.info("\(name) ended: \(items.count) held notification(s) in a digest")
-            send(Digest.afterFocus(name, items))
+            send(Digest.afterFocus(name, items, away: away))
         case .replay:
             logger.info("\(name) ended: replaying \(items.count) held notification(s)")
             replay(items.sorted { ($0.received, $0.id) < ($1.received, $1.id) }.map(\.id), cause: "the end of \(name)")
