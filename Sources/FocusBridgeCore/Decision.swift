@@ -109,7 +109,7 @@ public enum Policy {
         // A decision's trace is about a dozen lines: room for them at once, not grown 1, 2, 4, 8, 16.
         var trace: [String] = []
         trace.reserveCapacity(16)
-        trace.append(.joining("app: ", app.key, " (from the ", app.source.rawValue, ")",
+        trace.append(.joining("app: ", app.key, " (from the ", app.source.rawValue, app.via.map { ", via " + $0 } ?? "", ")",
                               Self.claimed(app, notification),
                               table.map { $0.byName ? "; [apps.\"\($0.name)\"] applies (matched the app name)"
                                                     : "; [apps.\"\(app.key)\"] applies" } ?? "; no [apps] rule"))

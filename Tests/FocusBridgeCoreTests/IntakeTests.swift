@@ -191,4 +191,69 @@ final class IntakeTests: XCTestCase {
                                   newID: { 8 })
         XCTAssertEqual(allowed.step, .forward(counts: true))
     }
+
+    // MARK: Web pages: sites as apps, "keep it on screen"
+
+    /// Chromium's call for a page of `site` (FIELD-NOTES.md, "Browsers as clients"); with
+    /// `requireInteraction`, urgency 2 and expire timeout 0.
+    private func page(_ site: String, keepOnScreen: Bool = false) -> NotificationRequest {
+        NotificationRequest(appName: "Chromium", summary: "From \(site)",
+                            body: "<a href=\"http://\(site)/\">\(site)</a>\n\nThe page's text",
+                            actions: ["default", "Activate", "settings", "Settings"],
+                            hints: ["desktop-entry": .string("chromium"), "urgency": .integer(keepOnScreen ? 2 : 1)],
+                            expireTimeout: keepOnScreen ? 0 : 25000)
+    }
+
+    private func takePage(_ notification: NotificationRequest, _ change: (inout PolicyContext) -> Void = { _ in }) -> Intake {
+        var context = PolicyContext(now: now)
+        change(&context)
+        return Intake.take(notification, app: AppIdentity.resolve(notification, process: nil), caller: alice,
+                           payloadBytes: 100, context: context, focusName: context.activeFocus?.name,
+                           table: NotificationTable(), held: { _ in nil }, newID: { 7 })
+    }
+
+    func testAPageIsItsSitesWithItsBrowserBeside() {
+        let intake = takePage(page("app.slack.com"))
+        XCTAssertEqual(intake.history.app, "app.slack.com")
+        XCTAssertEqual(intake.history.via, "chromium")
+        XCTAssertEqual(intake.history.body, "<a href=\"http://app.slack.com/\">app.slack.com</a>\n\nThe page's text",
+                       "the page's own text, site line and all")
+        XCTAssertEqual(intake.history.kept?.appSource, "site of the web page")
+        XCTAssertEqual(intake.decision.trace.first, "app: app.slack.com (from the site of the web page, via chromium); no [apps] rule")
+        XCTAssertNil(takePage(NotificationRequest(appName: "Mail", summary: "Hi")).history.via)
+    }
+
+    func testAFocusHoldsOneSiteAndAllowsAnother() {
+        let focus: (inout PolicyContext) -> Void = {
+            $0.activeFocus = FocusProfile(name: "Work")
+            $0.activeFocus?.apps = .allowOnly(["app.slack.com"])
+        }
+        XCTAssertEqual(takePage(page("app.slack.com"), focus).step, .forward(counts: true))
+        XCTAssertEqual(takePage(page("127.0.0.1:8123"), focus).step, .hold(.focus("Work")))
+        // The browser's own key allows what has no site, not its pages.
+        let browser: (inout PolicyContext) -> Void = {
+            $0.activeFocus = FocusProfile(name: "Work")
+            $0.activeFocus?.apps = .allowOnly(["chromium"])
+        }
+        XCTAssertEqual(takePage(page("127.0.0.1:8123"), browser).step, .hold(.focus("Work")))
+        var own = page("x")
+        own.body = "Download complete"
+        XCTAssertEqual(takePage(own, browser).step, .forward(counts: true))
+    }
+
+    func testASitesTableMuteAndChoiceAreItsOwn() {
+        let rules: (inout PolicyContext) -> Void = {
+            var off = AppRule()
+            off.delivery = .off
+            $0.settings.apps["app.slack.com"] = off
+            $0.settings.apps["Chromium"] = AppRule()
+            $0.settings.apps["Chromium"]?.critical = true
+            $0.mutes = MuteList([MuteList.Mute(app: "127.0.0.1:8123", until: self.now + 3600)])
+        }
+        XCTAssertEqual(takePage(page("app.slack.com"), rules).decision.outcome, .dropped)
+        XCTAssertEqual(takePage(page("127.0.0.1:8123"), rules).decision.outcome, .muted)
+        let other = takePage(page("example.org", keepOnScreen: true), rules)
+        XCTAssertEqual(other.decision.outcome, .delivered)
+        XCTAssertNotEqual(other.decision.level, .critical, "the browser's entitlement is not its pages'")
+    }
 }
