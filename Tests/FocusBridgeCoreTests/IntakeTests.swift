@@ -254,6 +254,50 @@ final class IntakeTests: XCTestCase {
         XCTAssertEqual(takePage(page("127.0.0.1:8123"), rules).decision.outcome, .muted)
         let other = takePage(page("example.org", keepOnScreen: true), rules)
         XCTAssertEqual(other.decision.outcome, .delivered)
-        XCTAssertNotEqual(other.decision.level, .critical, "the browser's entitlement is not its pages'")
+        XCTAssertEqual(other.decision.level, .active, "the browser's entitlement is not its pages'")
+    }
+
+    func testKeepItOnScreenIsActiveAndForwardedWithUrgencyTwo() {
+        let intake = takePage(page("app.slack.com", keepOnScreen: true))
+        XCTAssertEqual(intake.decision.level, .active)
+        XCTAssertEqual(intake.shown.presentation.urgency, 2, "it stays on screen where only critical ones do")
+        XCTAssertFalse(intake.shown.presentation.suppressSound)
+        XCTAssertTrue(intake.decision.trace.contains(
+            "level: active (rule 5: urgency critical from a web page asks to keep it on screen (requireInteraction), which is not time-sensitive)"),
+                      "\(intake.decision.trace)")
+        XCTAssertFalse(intake.decision.actions.actions.contains { $0.key.hasSuffix("turn-off-time-sensitive") },
+                       "no Time Sensitive question or quick action for it")
+        // Not time-sensitive, so a Focus holds it; the page's ordinary notification is urgency 1.
+        let held = takePage(page("app.slack.com", keepOnScreen: true)) { $0.activeFocus = FocusProfile(name: "Work") }
+        XCTAssertEqual(held.step, .hold(.focus("Work")))
+        XCTAssertEqual(takePage(page("app.slack.com")).shown.presentation.urgency, 1)
+        // Silent mode takes its sound, not its place on screen.
+        let silent = takePage(page("app.slack.com", keepOnScreen: true)) { $0.silent = true }
+        XCTAssertEqual(silent.shown.presentation.urgency, 2)
+        XCTAssertTrue(silent.shown.presentation.suppressSound)
+    }
+
+    func testASiteEntitledOrSetOtherwiseGetsWhatItIsGiven() {
+        let entitled = takePage(page("app.slack.com", keepOnScreen: true)) {
+            $0.settings.apps["app.slack.com"] = AppRule()
+            $0.settings.apps["app.slack.com"]?.critical = true
+        }
+        XCTAssertEqual(entitled.decision.level, .critical)
+        let passive = takePage(page("app.slack.com", keepOnScreen: true)) {
+            $0.settings.apps["app.slack.com"] = AppRule()
+            $0.settings.apps["app.slack.com"]?.level = .passive
+        }
+        XCTAssertEqual(passive.decision.level, .passive)
+        XCTAssertEqual(passive.shown.presentation.urgency, 0)
+        let urgent = takePage(page("app.slack.com", keepOnScreen: true)) {
+            $0.settings.apps["app.slack.com"] = AppRule()
+            $0.settings.apps["app.slack.com"]?.level = .timeSensitive
+        }
+        XCTAssertEqual(urgent.decision.level, .timeSensitive)
+        XCTAssertEqual(urgent.shown.presentation.urgency, 2)
+        // Urgency 2 from anything but a web page is still time-sensitive, the browser's own included.
+        var own = page("x", keepOnScreen: true)
+        own.body = "Update available"
+        XCTAssertEqual(takePage(own).decision.level, .timeSensitive)
     }
 }
