@@ -1,4 +1,4 @@
-"""Browsers as clients (focus-bridge(1), BEHAVIOUR, "Which app" and "Keep it on screen";
+"""Browsers as clients (focus-bridge(1), BEHAVIOUR, "Web pages: sites are apps" and "Keep it on screen";
 FIELD-NOTES.md, "Browsers as clients"): a Chromium-family browser's page notification is its
 site's app, the browser beside it ("via"); its "keep it on screen" (requireInteraction: urgency 2,
 timeout 0) is active, not time-sensitive, and still reaches the daemon with urgency 2 and timeout
@@ -7,7 +7,10 @@ then real Chromium under Xvfb with pages served on two ports of 127.0.0.1."""
 
 import re
 
-from support.browsers import Chromium, Pages, chromium_argv, firefox_argv, managed_policy, notify_id, site_body
+import pytest
+
+from support.browsers import (CHROMIUM_FAMILY, Chromium, Pages, chromium_argv, firefox_argv, managed_policy, notify_id,
+                              site_body)
 from support.focus import assert_not_forwarded
 from support.focusctl import fc_json, fc_ok, history_of
 from support.policy import forwarded_urgency
@@ -58,6 +61,15 @@ def test_a_page_is_its_site_via_its_browser(focus_bridge, fake_daemon, bus, focu
                     "--body", site_body("app.slack.com", "hi"), "--urgency", "critical")
     assert (asked["app"], asked["via"], asked["level"], asked["urgency"]) == ("app.slack.com", "chromium", "active", 2), asked
     assert KEEP_LINE in asked["trace"], asked["trace"]
+
+
+@pytest.mark.parametrize("entry,name", CHROMIUM_FAMILY, ids=[e for e, _ in CHROMIUM_FAMILY])
+def test_the_chromium_family_names_its_pages_sites(focus_bridge, fake_daemon, bus, focusctl, entry, name):
+    focus_bridge("")
+    argv = chromium_argv(bus.address, "a page", site_body("app.slack.com", "hi", "https://app.slack.com"),
+                         keep_on_screen=True, entry=entry, app=name)
+    row = history_of(focusctl, notify_id(run(argv, session_env(bus.address))))
+    assert (row["app"], row["via"], row["level"]) == ("app.slack.com", entry, "active"), row
 
 
 def test_a_sites_table_focus_mute_and_choice_are_its_own(focus_bridge, fake_daemon, bus, focusctl, marker):

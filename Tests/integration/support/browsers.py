@@ -47,14 +47,18 @@ def _notify_argv(address, app, icon, summary, body, actions, hints, timeout):
             GLib.Variant("as", actions).print_(False), hints, str(timeout)]
 
 
-def chromium_argv(address, summary, body, keep_on_screen=False, entry="chromium"):
+# Chrome, Brave and Edge are Chromium with another name: (desktop entry, app name) of each.
+CHROMIUM_FAMILY = [("google-chrome", "Google Chrome"), ("brave-browser", "Brave"), ("microsoft-edge", "Microsoft Edge")]
+
+
+def chromium_argv(address, summary, body, keep_on_screen=False, entry="chromium", app="Chromium"):
     """Chromium's call for a page: app "Chromium", its logo, the desktop entry, the icon twice,
     urgency 1 (uint32) and 25 s — urgency 2 and timeout 0 when the page sets requireInteraction."""
     image = "/tmp/org.chromium.Chromium.scoped_dir.Xy1234/.org.chromium.Chromium.AbCdEf"
     hints = "{'desktop-entry': <%s>, 'image-path': <%s>, 'image_path': <%s>, 'urgency': <uint32 %d>}" % (
         GLib.Variant("s", entry).print_(False), GLib.Variant("s", image).print_(False),
         GLib.Variant("s", image).print_(False), 2 if keep_on_screen else 1)
-    return _notify_argv(address, "Chromium", "file:///tmp/org.chromium.Chromium.scoped_dir.Xy1234/logo.png",
+    return _notify_argv(address, app, "file:///tmp/org.chromium.Chromium.scoped_dir.Xy1234/logo.png",
                         summary, body, CHROMIUM_ACTIONS, hints, 0 if keep_on_screen else 25000)
 
 
