@@ -54,6 +54,8 @@ packages=(
     fish                # the installed fish completion scripts are loaded in a test
     # sharing a Focus: two real sync engines between two bridges (Tests/integration/test_share.py)
     syncthing
+    # a real browser: its pages' notifications are their sites' (Tests/integration/test_browsers.py)
+    chromium
 )
 
 # Desktops: real GNOME Shell 43 and plasmashell 5.27, headless, behind the bridge

@@ -81,6 +81,17 @@ NOTIFY = {
                       actions=["default", "Öffnen"], hints={"desktop-entry": V("s", "org.example.Ünï")}),
     "duplicate-hint-keys": V("(susssasa{sv}i)", ("Dup", 0, "", "same key twice", "", [],
                                                   {"urgency": V("y", 0)}, -1)),
+    # Chromium's call for a page that sets requireInteraction, the site first in the body (a
+    # link when the daemon has body-hyperlinks), and one without a link on a port
+    "chromium-page": notify(app="Chromium", icon="file:///tmp/org.chromium.Chromium.scoped_dir.x/logo.png",
+                            summary="New message", body='<a href="https://app.slack.com/">app.slack.com</a>\n\nHi',
+                            actions=["default", "Activate", "settings", "Settings"],
+                            hints={"desktop-entry": V("s", "chromium"), "urgency": V("u", 2),
+                                   "image-path": V("s", "/tmp/x.png"), "image_path": V("s", "/tmp/x.png")},
+                            timeout=0),
+    "chromium-page-plain": notify(app="Chromium", summary="Done", body="127.0.0.1:8123\n\nBuild finished",
+                                  actions=["default", "Activate"],
+                                  hints={"desktop-entry": V("s", "chromium"), "urgency": V("u", 1)}, timeout=25000),
 }
 
 

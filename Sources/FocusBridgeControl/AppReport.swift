@@ -61,9 +61,12 @@ public struct AppReport: Codable, Equatable, Sendable {
     @Nullable public var matched: String?
     /// A configured `[apps]` table nothing was sent under, by key or by name, in the last `days` days.
     public var quiet = false
+    /// For a site (a web page's app key): the browsers its notifications came through lately,
+    /// most used first; empty for any other app.
+    public var via: [String] = []
 
     enum CodingKeys: String, CodingKey {
-        case app, total, levels, decisions, settings, names, table, matched, quiet
+        case app, total, levels, decisions, settings, names, table, matched, quiet, via
         case mutedUntil = "muted-until"
         case timeSensitiveQuestion = "time-sensitive-question"
     }
@@ -81,6 +84,7 @@ public struct AppReport: Codable, Equatable, Sendable {
         table = try container.decodeIfPresent(String.self, forKey: .table)
         matched = try container.decodeIfPresent(String.self, forKey: .matched)
         quiet = try container.decodeIfPresent(Bool.self, forKey: .quiet) ?? false
+        via = try container.decodeIfPresent([String].self, forKey: .via) ?? []
     }
 
     /// The most apps one answer lists: any client can send under any name, and the answer is
@@ -90,9 +94,11 @@ public struct AppReport: Codable, Equatable, Sendable {
     /// Every app seen in `counts` (history), in the configuration's `[apps]`, with a choice or a
     /// mute, sorted by name without regard to case; at most `limit` of them: those in the
     /// configuration, with a choice or a mute first, then those that sent the most.
-    /// `names`: the app names sent under each key (`Store.appNames`).
+    /// `names`: the app names sent under each key (`Store.appNames`); `vias`: the browsers each
+    /// site's notifications came through (`Store.appVias`).
     public static func all(counts: [(app: String, level: String, decision: String, count: Int)],
-                           names sentNames: [(app: String, name: String, count: Int)] = [], policy: PolicySettings,
+                           names sentNames: [(app: String, name: String, count: Int)] = [],
+                           vias: [(app: String, via: String, count: Int)] = [], policy: PolicySettings,
                            configPath: String, choices: AppChoices, mutes: MuteList, now: Instant,
                            limit: Int = maxApps) -> [AppReport] {
         // Every name something was sent under lately, key or app name, lowered.
@@ -103,6 +109,8 @@ public struct AppReport: Codable, Equatable, Sendable {
             sentUnder.insert(sent.name.lowercased())
             namesOf[sent.app.lowercased(), default: []].append((sent.name, sent.count))
         }
+        var viasOf: [String: [(name: String, count: Int)]] = [:]
+        for sent in vias { viasOf[sent.app.lowercased(), default: []].append((sent.via, sent.count)) }
         var names: [String: String] = [:]
         var rows: [String: [(level: String, decision: String, count: Int)]] = [:]
         var named: Set<String> = []
@@ -137,8 +145,8 @@ public struct AppReport: Codable, Equatable, Sendable {
                 report.levels[row.level, default: 0] += row.count
                 report.decisions[row.decision, default: 0] += row.count
             }
-            report.names = (namesOf[lowered] ?? [])
-                .sorted { $0.count != $1.count ? $0.count > $1.count : $0.name < $1.name }.map(\.name)
+            report.names = mostUsedFirst(namesOf[lowered] ?? [])
+            report.via = mostUsedFirst(viasOf[lowered] ?? [])
             // The rule the daemon gives the key's notifications under its most used name.
             let (rule, _, table) = context.rule(for: AppIdentity(key: app, source: .appName, name: report.names.first))
             report.table = table?.name
@@ -158,6 +166,10 @@ public struct AppReport: Codable, Equatable, Sendable {
             report.timeSensitiveQuestion = choices.wasAsked(app)
             return report
         }
+    }
+
+    private static func mostUsedFirst(_ names: [(name: String, count: Int)]) -> [String] {
+        names.sorted { $0.count != $1.count ? $0.count > $1.count : $0.name < $1.name }.map(\.name)
     }
 
     init(app: String, total: Int, levels: [String: Int], decisions: [String: Int], settings: [String: Setting]) {

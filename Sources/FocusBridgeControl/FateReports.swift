@@ -81,6 +81,8 @@ public struct ExplainIDReport: Codable, Equatable, Sendable {
     public var received: String
     public var app: String
     public var appSource: String?
+    /// The browser that sent a web page's notification, whose `app` is the page's site.
+    public var via: String?
     public var summary: String
     public var body: String
     public var level: String
@@ -93,7 +95,7 @@ public struct ExplainIDReport: Codable, Equatable, Sendable {
     public var now: DecisionReport
 
     enum CodingKeys: String, CodingKey {
-        case id, received, app, summary, body, level, decision, fate, steps, closed, then, now
+        case id, received, app, via, summary, body, level, decision, fate, steps, closed, then, now
         case appSource = "app-source"
         case closeReason = "close-reason"
     }
@@ -103,6 +105,7 @@ public struct ExplainIDReport: Codable, Equatable, Sendable {
         received = Timestamp.string(entry.received)
         app = entry.app
         appSource = entry.kept?.appSource
+        via = entry.via
         summary = entry.summary
         body = entry.body
         level = entry.level.rawValue
@@ -121,6 +124,7 @@ public struct ExplainIDReport: Codable, Equatable, Sendable {
         try container.encode(received, forKey: .received)
         try container.encode(app, forKey: .app)
         try container.encode(appSource, forKey: .appSource)
+        try container.encode(via, forKey: .via)
         try container.encode(summary, forKey: .summary)
         try container.encode(body, forKey: .body)
         try container.encode(level, forKey: .level)

@@ -206,17 +206,20 @@ public struct HistoryReport: Codable, Equatable, Sendable {
     /// The whole fate in one line (`Fate`), and its steps (always written by the daemon).
     @Nullable public var fate: String?
     public var steps: [FateStepReport]?
+    /// The browser that sent a web page's notification, whose `app` is the page's site; null for any other.
+    @Nullable public var via: String?
     /// The interface it came in by (`Door`): `org.freedesktop.Notifications` or `org.gtk.Notifications`.
     public var door: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, app, summary, body, level, decision, received, closed, fate, steps, door
+        case id, app, summary, body, level, decision, received, closed, fate, steps, via, door
         case closeReason = "close-reason"
     }
 
     public init(_ entry: HistoryEntry) {
         id = entry.id
         app = entry.app
+        via = entry.via
         summary = entry.summary
         body = entry.body
         level = entry.level.rawValue
@@ -243,6 +246,8 @@ public struct DecisionReport: Codable, Equatable, Sendable {
 
     public var app: String
     public var appSource: String
+    /// The browser that sent a web page's notification, whose `app` is the page's site; null for any other.
+    @Nullable public var via: String?
     public var level: String
     public var decision: String
     @Nullable public var communication: Person?
@@ -253,7 +258,7 @@ public struct DecisionReport: Codable, Equatable, Sendable {
     public var trace: [String]
 
     enum CodingKeys: String, CodingKey {
-        case app, level, decision, communication, actions, urgency, trace
+        case app, via, level, decision, communication, actions, urgency, trace
         case appSource = "app-source"
         case suppressSound = "suppress-sound"
         case previewHidden = "preview-hidden"
@@ -262,6 +267,7 @@ public struct DecisionReport: Codable, Equatable, Sendable {
     public init(_ decision: Decision) {
         app = decision.app.key
         appSource = decision.app.source.rawValue
+        via = decision.app.via
         level = decision.level.rawValue
         self.decision = decision.outcome.rawValue
         communication = decision.communication.map { Person(person: $0.person) }

@@ -109,7 +109,7 @@ public enum Policy {
         // A decision's trace is about a dozen lines: room for them at once, not grown 1, 2, 4, 8, 16.
         var trace: [String] = []
         trace.reserveCapacity(16)
-        trace.append(.joining("app: ", app.key, " (from the ", app.source.rawValue, ")",
+        trace.append(.joining("app: ", app.key, " (from the ", app.source.rawValue, app.via.map { ", via " + $0 } ?? "", ")",
                               Self.claimed(app, notification),
                               table.map { $0.byName ? "; [apps.\"\($0.name)\"] applies (matched the app name)"
                                                     : "; [apps.\"\(app.key)\"] applies" } ?? "; no [apps] rule"))
@@ -153,7 +153,7 @@ public enum Policy {
                              asked: InterruptionLevel? = nil, focusPreviews: PreviewMode?, marketing: Bool, quickActions: [QuickAction],
                              trace: inout [String]) -> (shown: Shown, communication: Communication?) {
         let settings = context.settings
-        var level = LevelResolver.resolve(notification, rule: rule, asked: asked, trace: &trace)
+        var level = LevelResolver.resolve(notification, rule: rule, asked: asked, webPage: app.isWebPage, trace: &trace)
         if marketing && level != .passive {
             level = .passive
             trace.append("level: passive (a marketing notification is never more)")
@@ -176,7 +176,8 @@ public enum Policy {
         let presentation = Presentation.make(level: level, notification: notification,
                                              appName: notification.appName.isEmpty ? app.key : notification.appName,
                                              previews: previews, screenLocked: context.screenLocked,
-                                             silent: context.silent, capabilities: context.capabilities)
+                                             silent: context.silent, capabilities: context.capabilities,
+                                             keepOnScreen: LevelResolver.keepsOnScreen(notification, webPage: app.isWebPage))
         trace += presentation.trace
         return (Shown(app: app, level: level, actions: actions, presentation: presentation), communication)
     }

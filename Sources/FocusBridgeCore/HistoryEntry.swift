@@ -15,15 +15,19 @@ public struct HistoryEntry: Equatable, Sendable {
     public var steps: [FateStep]
     /// What `focusctl explain ID` and `focusctl show ID` need; nil for rows from before it was kept.
     public var kept: KeptRequest?
+    /// The browser that sent a web page's notification, whose `app` is the page's site
+    /// (`AppIdentity.via`); nil for any other.
+    public var via: String?
     /// The door it came in by: `kept`'s, or as the store read it without the rest of `kept`.
     public var door: Door
 
     public init(id: UInt32, app: String, summary: String, body: String, level: InterruptionLevel,
                 decision: DeliveryOutcome, received: Instant, closed: Instant? = nil, closeReason: UInt32? = nil,
-                steps: [FateStep] = [], kept: KeptRequest? = nil, door: Door? = nil) {
+                steps: [FateStep] = [], kept: KeptRequest? = nil, via: String? = nil, door: Door? = nil) {
         self.id = id
         // Kept as `KeptText` says: history is for finding a notification again, not an archive.
         self.app = KeptText.appKey(app)
+        self.via = via.map(KeptText.appKey)
         self.summary = KeptText.summary(summary)
         self.body = KeptText.body(body)
         self.level = level

@@ -105,7 +105,8 @@ public struct Intake: Equatable, Sendable {
         let number = switch id { case .new: newID(); case .existing(let existing): existing }
         let history = HistoryEntry(id: number, app: app.key, summary: notification.summary, body: notification.body,
                                    level: decision.level, decision: decision.outcome, received: context.now,
-                                   kept: KeptRequest(notification, decision: decision, context: context, focusName: focusName))
+                                   kept: KeptRequest(notification, decision: decision, context: context, focusName: focusName),
+                                   via: app.via)
         var item: HeldNotification?
         if case .hold(let reason) = step {
             item = HeldNotification(id: number, reason: reason, app: app.key, summary: notification.summary,

@@ -145,9 +145,10 @@ public struct KeptRequest: Codable, Equatable, Sendable {
         return request
     }
 
-    /// The app as the decision named it.
-    public func app(key: String) -> AppIdentity {
+    /// The app as the decision named it; `via`: the browser of a web page's (history's `via`).
+    public func app(key: String, via: String? = nil) -> AppIdentity {
         let source = AppIdentity.Source(rawValue: appSource) ?? .appName
+        if source == .site { return AppIdentity(key: key, source: .site, via: via) }
         return AppIdentity(key: key, source: source, name: source == .flatpak || source == .snap ? nil : appName)
     }
 

@@ -21,17 +21,28 @@ public enum LevelResolver {
     }
 
     /// The level, with one trace line for the rule that decided and one per adjustment.
-    public static func resolve(_ notification: NotificationRequest, rule: AppRule) -> (level: InterruptionLevel, trace: [String]) {
+    /// `webPage`: a browser sent it for a web page (`AppIdentity.isWebPage`).
+    public static func resolve(_ notification: NotificationRequest, rule: AppRule,
+                               webPage: Bool = false) -> (level: InterruptionLevel, trace: [String]) {
         var trace: [String] = []
-        let level = resolve(notification, rule: rule, trace: &trace)
+        let level = resolve(notification, rule: rule, webPage: webPage, trace: &trace)
         return (level, trace)
+    }
+
+    /// Whether a notification asks to stay on screen rather than to interrupt: urgency 2 from a
+    /// web page, which a Chromium-family browser sends for every page that sets
+    /// `requireInteraction` (with expire timeout 0). Such a notification is `active` by rule 5,
+    /// and reaches the daemon with urgency 2 all the same (`Presentation`), as daemons that
+    /// ignore the timeout keep only critical ones on screen.
+    public static func keepsOnScreen(_ notification: NotificationRequest, webPage: Bool) -> Bool {
+        webPage && urgency(of: notification) == 2
     }
 
     /// The level, its trace lines appended to `trace` (the decision's: no array of their own).
     /// `asked`: the level the bridge gives its own notification, in the place of rule 2's hint.
     static func resolve(_ notification: NotificationRequest, rule: AppRule, asked: InterruptionLevel? = nil,
-                        trace: inout [String]) -> InterruptionLevel {
-        var level = tableLevel(notification, rule: rule, asked: asked, trace: &trace)
+                        webPage: Bool = false, trace: inout [String]) -> InterruptionLevel {
+        var level = tableLevel(notification, rule: rule, asked: asked, webPage: webPage, trace: &trace)
         if level == .critical && !rule.critical {
             level = .timeSensitive
             trace.append("level: critical needs the app's `critical = true` entitlement → time-sensitive")
@@ -48,7 +59,7 @@ public enum LevelResolver {
     }
 
     private static func tableLevel(_ notification: NotificationRequest, rule: AppRule, asked: InterruptionLevel?,
-                                   trace: inout [String]) -> InterruptionLevel {
+                                   webPage: Bool, trace: inout [String]) -> InterruptionLevel {
         if let level = rule.level {
             trace.append("level: \(level.rawValue) (rule 1: the app's `level` setting)")
             return level
@@ -77,13 +88,18 @@ public enum LevelResolver {
         if urgency == nil, let raw = notification.hints["urgency"] {
             trace.append("level: urgency hint of type \(raw) is not an integer; ignored")
         }
-        // The GTK door's `priority` arrives as the urgency it means (`GtkRequest`), named as sent.
+        // The GTK door's `priority` arrives as the urgency it means (`GtkNotification`), named as sent.
         let gtk = notification.door == .gtk
         if urgency == 2 {
             let said = gtk ? "priority urgent" : "urgency critical"
             if rule.critical {
                 trace.append("level: critical (rule 5: \(said), from an entitled app)")
                 return .critical
+            }
+            if webPage {
+                trace.append("level: active (rule 5: urgency critical from a web page asks to keep it on screen "
+                             + "(requireInteraction), which is not time-sensitive)")
+                return .active
             }
             trace.append("level: time-sensitive (rule 5: \(said))")
             return .timeSensitive

@@ -31,14 +31,16 @@ public struct Presentation: Equatable, Sendable {
     /// The trace line of each urgency, made once (nearly every `Notify` says one).
     private static let urgencyLines = (0...2).map { "presentation: urgency \($0)" }
 
+    /// - Parameter keepOnScreen: the notification asks to stay on screen
+    ///   (`LevelResolver.keepsOnScreen`): urgency 2 when it is active, as it came.
     public static func make(level: InterruptionLevel, notification: NotificationRequest, appName: String,
                             previews: PreviewMode, screenLocked: Bool, silent: Bool,
-                            capabilities: [String]) -> Presentation {
+                            capabilities: [String], keepOnScreen: Bool = false) -> Presentation {
         var trace: [String] = []
         let original = LevelResolver.urgency(of: notification) ?? 1
         let urgency: UInt8 = switch level {
         case .passive: 0
-        case .active: 1
+        case .active: keepOnScreen ? 2 : 1
         case .timeSensitive: UInt8(max(original, 1))
         case .critical: 2
         }
@@ -46,6 +48,10 @@ public struct Presentation: Equatable, Sendable {
         if level == .passive {
             suppressSound = true
             trace.append("presentation: passive → urgency low, no sound")
+        } else if keepOnScreen && level == .active {
+            suppressSound = silent
+            trace.append("presentation: urgency 2 and its expire timeout, as sent: the page asks to keep it on screen"
+                         + (silent ? "; silent mode → no sound" : ""))
         } else if silent && level != .critical {
             suppressSound = true
             trace.append("presentation: silent mode → no sound (urgency \(urgency))")

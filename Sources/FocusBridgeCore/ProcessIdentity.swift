@@ -44,6 +44,18 @@ public struct ProcessIdentity: Equatable, Sendable {
         return nil
     }
 
+    /// The sandbox a `sandbox` text names (`flatpak:ID`, `snap:NAME`), for a sender known only
+    /// by it (a held notification's holder); nil for any other text.
+    public init?(sandbox: String) {
+        if sandbox.hasPrefix("flatpak:"), sandbox.count > 8 {
+            self.init(processID: 0, flatpakID: String(sandbox.dropFirst(8)))
+        } else if sandbox.hasPrefix("snap:"), sandbox.count > 5 {
+            self.init(processID: 0, snapName: String(sandbox.dropFirst(5)))
+        } else {
+            return nil
+        }
+    }
+
     /// The snap name of the last `snap.NAME.…` unit in the cgroup path (snapd runs every snap
     /// app in `snap.NAME.APP-UUID.scope` or `snap.NAME.APP.service`).
     static func snapName(fromCgroup text: String) -> String? {

@@ -109,19 +109,32 @@ extension Store {
 
     /// The app names unsandboxed senders sent under each app key since `date`, where the name is
     /// not the key, with how many notifications each (for `focusctl apps`: an `[apps]` table may
-    /// name the app by either). Rows history kept no request for, or an unreadable one, give none.
+    /// name the app by either). Rows history kept no request for, or an unreadable one, give none;
+    /// nor do web pages' (the name is their browser's, not their site's).
     public func appNames(since date: Instant) throws -> [(app: String, name: String, count: Int)] {
         try database.statement("""
             SELECT app, name, count(*) FROM (
                 SELECT app, CASE WHEN json_valid(request) THEN json_extract(request, '$."app-name"') END AS name,
                        CASE WHEN json_valid(request) THEN json_extract(request, '$."app-source"') END AS source
-                FROM history WHERE received >= ? AND request IS NOT NULL)
+                FROM history WHERE received >= ? AND request IS NOT NULL AND via IS NULL)
             WHERE name IS NOT NULL AND name != '' AND lower(name) != lower(app)
                   AND source NOT IN ('Flatpak app ID', 'Snap name')
             GROUP BY app, name ORDER BY app LIMIT 20000
             """).rows([date.timeIntervalSince1970]) { row in
             guard let app = row.string(0), let name = row.string(1), let count = row.int(2) else { return nil }
             return (app, name, count)
+        }
+    }
+
+    /// The browsers web pages' notifications came through under each app key (a site) since
+    /// `date`, with how many each (for `focusctl apps`).
+    public func appVias(since date: Instant) throws -> [(app: String, via: String, count: Int)] {
+        try database.statement("""
+            SELECT app, via, count(*) FROM history WHERE received >= ? AND via IS NOT NULL
+            GROUP BY app, via ORDER BY app LIMIT 20000
+            """).rows([date.timeIntervalSince1970]) { row in
+            guard let app = row.string(0), let via = row.string(1), let count = row.int(2) else { return nil }
+            return (app, via, count)
         }
     }
 }

@@ -295,6 +295,9 @@ public final class Store {
             ALTER TABLE "history" ADD COLUMN "request" TEXT;
             ALTER TABLE "history" ADD COLUMN "fate" TEXT
             """),
+        // The browser that sent a web page's notification, whose `app` is the page's site
+        // (`HistoryEntry.via`); NULL for any other, and for rows from before.
+        Migration("v8-history-via", sql: #"ALTER TABLE "history" ADD COLUMN "via" TEXT"#),
     ]
 
     // MARK: Settings
@@ -361,8 +364,8 @@ public final class Store {
             statement = insert
         } else {
             statement = try database.statement("""
-                INSERT INTO history (id, app, summary, body, level, decision, received, closed, close_reason, request, fate)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO history (id, app, summary, body, level, decision, received, closed, close_reason, request, fate, via)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             historyInsert = statement
         }
@@ -386,15 +389,18 @@ public final class Store {
                             try entry.decision.rawValue.withCString { decision in
                                 try request.withUnsafeBufferPointer { request in
                                     try Self.withCString(fate) { fate in
-                                        defer { statement.clearBindings() }
-                                        try statement.bind(inPlace: app, at: 2)
-                                        try statement.bind(inPlace: summary, at: 3)
-                                        try statement.bind(inPlace: body, at: 4)
-                                        try statement.bind(inPlace: level, at: 5)
-                                        try statement.bind(inPlace: decision, at: 6)
-                                        if entry.kept != nil { try statement.bind(inPlace: request, at: 10) }
-                                        try statement.bind(inPlace: fate, at: 11)
-                                        try statement.run()
+                                        try Self.withCString(entry.via) { via in
+                                            defer { statement.clearBindings() }
+                                            try statement.bind(inPlace: app, at: 2)
+                                            try statement.bind(inPlace: summary, at: 3)
+                                            try statement.bind(inPlace: body, at: 4)
+                                            try statement.bind(inPlace: level, at: 5)
+                                            try statement.bind(inPlace: decision, at: 6)
+                                            if entry.kept != nil { try statement.bind(inPlace: request, at: 10) }
+                                            try statement.bind(inPlace: fate, at: 11)
+                                            try statement.bind(inPlace: via, at: 12)
+                                            try statement.run()
+                                        }
                                     }
                                 }
                             }
@@ -443,13 +449,13 @@ public final class Store {
     /// The newest history row of notification `id`, with what was kept of it; nil when history
     /// has none.
     public func entry(id: UInt32) throws -> HistoryEntry? {
-        try database.statement("SELECT id, app, summary, body, level, decision, received, closed, close_reason, fate, "
+        try database.statement("SELECT id, app, summary, body, level, decision, received, closed, close_reason, fate, via, "
                                + "request FROM history WHERE row = (SELECT max(row) FROM history WHERE id = ?)")
             .firstRow([Int64(id)]) { Self.entry($0, kept: true) }
     }
 
     /// A history row read leniently: a row whose values cannot be used is nil, never trapped on.
-    /// Columns: id, app, summary, body, level, decision, received, closed, close_reason, fate
+    /// Columns: id, app, summary, body, level, decision, received, closed, close_reason, fate, via
     /// and, when `kept`, request, else the door it names.
     private static func entry(_ row: Statement, kept: Bool) -> HistoryEntry? {
         guard let id = row.int64(0).flatMap(UInt32.init(exactly:)),
@@ -463,14 +469,15 @@ public final class Store {
             closed: row.double(7).flatMap { $0.isFinite ? Instant(timeIntervalSince1970: $0) : nil },
             closeReason: row.int64(8).flatMap(UInt32.init(exactly:)),
             steps: Fate.decode(row.string(9)),
-            kept: kept ? KeptRequest.read(row.string(10)) : nil,
-            door: kept ? nil : row.string(10).flatMap(Door.init(rawValue:)))
+            kept: kept ? KeptRequest.read(row.string(11)) : nil,
+            via: row.string(10).flatMap { $0.isEmpty ? nil : $0 },
+            door: kept ? nil : row.string(11).flatMap(Door.init(rawValue:)))
     }
 
     /// Newest first; `app` matches without regard to case.
     public func history(limit: Int, app: String? = nil) throws -> [HistoryEntry] {
         // The door is read from the kept request in SQL: the rest of it is not needed for a list.
-        let columns = "SELECT id, app, summary, body, level, decision, received, closed, close_reason, fate, "
+        let columns = "SELECT id, app, summary, body, level, decision, received, closed, close_reason, fate, via, "
             + "CASE WHEN json_valid(request) THEN json_extract(request, '$.door') END FROM history"
         // Rows are read leniently: a row whose values cannot be used is left out, never trapped on.
         if let app, !app.isEmpty {

@@ -35,9 +35,11 @@ struct AppsCommand: ParsableCommand {
         }
     }
 
-    /// The app key, then the app names it was sent under: `firefox-esr (Firefox)`.
+    /// The app key, then the app names it was sent under: `firefox-esr (Firefox)`; a site, then
+    /// the browsers it came through: `app.slack.com via chromium`.
     static func names(_ app: AppReport) -> String {
-        app.names.isEmpty ? app.app : "\(app.app) (\(app.names.joined(separator: ", ")))"
+        let named = app.names.isEmpty ? app.app : "\(app.app) (\(app.names.joined(separator: ", ")))"
+        return app.via.isEmpty ? named : named + " via " + app.via.joined(separator: ", ")
     }
 
     /// The `[apps]` table that applies and what it matched: `[apps."Firefox"] by app name`.
@@ -107,6 +109,7 @@ struct AppCommand: ParsableCommand {
               + (app.decisions.isEmpty ? "" : " (" + app.decisions.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
                     .joined(separator: ", ") + ")")).escapingControlCharacters)
         if !app.names.isEmpty { print("  app name: \(app.names.joined(separator: ", "))".escapingControlCharacters) }
+        if !app.via.isEmpty { print("  a site, via \(app.via.joined(separator: ", "))".escapingControlCharacters) }
         if let table = app.table {
             print("  [apps.\"\(table)\"] applies (matched the \(app.matched ?? "app key"))".escapingControlCharacters)
         }

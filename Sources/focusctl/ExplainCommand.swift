@@ -118,7 +118,8 @@ struct ExplainCommand: ParsableCommand {
                       time: { LocalTime.string($0) })
         } ?? report.fate
         var rows = [["Notification", "\(report.id), received \(received)"],
-                    ["App", report.app + (report.appSource.map { " (from the \($0))" } ?? "")],
+                    ["App", report.app + (report.appSource.map { " (from the \($0))" } ?? "")
+                        + (report.via.map { " via \($0)" } ?? "")],
                     ["Summary", report.summary.replacingOccurrences(of: "\n", with: " ")]]
         var lines: [String] = []
         if let then = report.then {
@@ -154,7 +155,7 @@ struct ExplainCommand: ParsableCommand {
         if result.suppressSound { sound += ", no sound" }
         if result.previewHidden { sound += ", preview hidden" }
         var rows = [
-            ["App", result.app],
+            ["App", result.app + (result.via.map { " via \($0)" } ?? "")],
             ["Level", result.level],
             ["Decision", result.decision],
             ["Forwarded", sound],

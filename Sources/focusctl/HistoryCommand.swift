@@ -40,7 +40,8 @@ struct HistoryCommand: ParsableCommand {
         let rows = entries.map { entry -> [String] in
             let received = Timestamp.parse(entry.received).map { LocalTime.string($0, always: true) } ?? "?"
             let summary = entry.summary.replacingOccurrences(of: "\n", with: " ")
-            return ["\(entry.id)", received, entry.app, entry.level, Self.fate(entry), String(summary.prefix(60))]
+            let app = entry.via.map { "\(entry.app) via \($0)" } ?? entry.app
+            return ["\(entry.id)", received, app, entry.level, Self.fate(entry), String(summary.prefix(60))]
         }
         print(Table.render([["ID", "RECEIVED", "APP", "LEVEL", "FATE", "SUMMARY"]] + rows))
     }

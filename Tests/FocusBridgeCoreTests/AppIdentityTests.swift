@@ -87,4 +87,85 @@ final class AppIdentityTests: XCTestCase {
         XCTAssertEqual(AppIdentity.resolve(NotificationRequest(appName: "Firefox", hints: ["desktop-entry": .string("firefox-esr")]),
                                            process: nil).name, "Firefox")
     }
+
+    /// Chromium's own call (FIELD-NOTES.md, "Browsers as clients"), for a page of `body`'s site.
+    private func chromium(_ body: String, entry: String = "chromium", urgency: Int64 = 1) -> NotificationRequest {
+        NotificationRequest(appName: "Chromium", appIcon: "file:///tmp/org.chromium.Chromium.scoped_dir.x/logo.png",
+                            summary: "New message", body: body, actions: ["default", "Activate", "settings", "Settings"],
+                            hints: ["desktop-entry": .string(entry), "urgency": .integer(urgency)], expireTimeout: 25000)
+    }
+
+    func testAWebPageIsItsSiteViaItsBrowser() {
+        let app = AppIdentity.resolve(chromium("<a href=\"https://app.slack.com/\">app.slack.com</a>\n\nHi"), process: nil)
+        XCTAssertEqual(app.key, "app.slack.com")
+        XCTAssertEqual(app.source, .site)
+        XCTAssertEqual(app.via, "chromium")
+        XCTAssertTrue(app.isWebPage)
+        XCTAssertNil(app.name, "the browser's name is no name of the site's")
+        XCTAssertNil(app.inferredDesktopEntry, "the browser's window in front does not tell which site it shows")
+
+        let local = AppIdentity.resolve(chromium("127.0.0.1:8123\n\nDone"), process: nil)
+        XCTAssertEqual(local.key, "127.0.0.1:8123")
+        XCTAssertEqual(local.via, "chromium")
+        // Chrome, Brave and Edge send the same; with no desktop-entry, the browser's app name.
+        let brave = AppIdentity.resolve(NotificationRequest(appName: "Brave", body: "example.org\n\nx"), process: nil)
+        XCTAssertEqual(brave.key, "example.org")
+        XCTAssertEqual(brave.via, "Brave")
+    }
+
+    func testTheBrowsersOwnNotificationsAndOtherAppsKeepTheirKeys() {
+        // No site line: the browser's own.
+        let own = AppIdentity.resolve(chromium("Download complete"), process: nil)
+        XCTAssertEqual(own.key, "chromium")
+        XCTAssertEqual(own.source, .desktopEntry)
+        XCTAssertNil(own.via)
+        // Firefox names no site; its first line is the page's text, whatever it looks like.
+        let firefox = AppIdentity.resolve(NotificationRequest(appName: "Firefox", body: "example.com\n\nx",
+                                                              hints: ["desktop-entry": .string("firefox-esr")]), process: nil)
+        XCTAssertEqual(firefox.key, "firefox-esr")
+        XCTAssertEqual(firefox.source, .desktopEntry)
+        // Any other app's body is never read for a site.
+        let other = AppIdentity.resolve(NotificationRequest(appName: "Mail", body: "example.com\n\nx"), process: nil)
+        XCTAssertEqual(other.key, "Mail")
+        XCTAssertEqual(other.source, .appName)
+    }
+
+    func testOnlyTheBrowsersOwnSandboxNamesASite() {
+        let flatpak = ProcessIdentity(processID: 9, flatpakID: "org.chromium.Chromium", executable: "chrome")
+        let page = AppIdentity.resolve(chromium("app.slack.com\n\nHi", entry: "org.chromium.Chromium"), process: flatpak)
+        XCTAssertEqual(page.key, "app.slack.com")
+        XCTAssertEqual(page.source, .site)
+        XCTAssertEqual(page.via, "org.chromium.Chromium")
+        let snap = ProcessIdentity(processID: 9, snapName: "chromium", executable: "chrome")
+        XCTAssertEqual(AppIdentity.resolve(chromium("app.slack.com\n\nHi", entry: "chromium_chromium"), process: snap).via,
+                       "chromium")
+        // A sandboxed app claiming to be Chromium is itself, site line or not.
+        let intruder = ProcessIdentity(processID: 9, flatpakID: "org.example.Intruder", executable: "x")
+        let claimed = AppIdentity.resolve(chromium("app.slack.com\n\nHi"), process: intruder)
+        XCTAssertEqual(claimed.key, "org.example.Intruder")
+        XCTAssertEqual(claimed.source, .flatpak)
+        XCTAssertNil(claimed.via)
+    }
+
+    func testAHeldPageIsItsSiteAgainWhenShown() {
+        let request = chromium("app.slack.com\n\nHi", urgency: 2)
+        let page = AppIdentity.held(key: "app.slack.com", request: request, sandbox: nil)
+        XCTAssertEqual(page.key, "app.slack.com")
+        XCTAssertEqual(page.source, .site)
+        XCTAssertEqual(page.via, "chromium")
+        let flatpak = AppIdentity.held(key: "app.slack.com", request: chromium("app.slack.com\n\nHi", entry: "org.chromium.Chromium"),
+                                       sandbox: "flatpak:org.chromium.Chromium")
+        XCTAssertEqual(flatpak.via, "org.chromium.Chromium")
+        // Held under another key (a sandboxed app that claimed to be Chromium): that key, no name.
+        let intruder = AppIdentity.held(key: "org.example.Intruder", request: request, sandbox: "flatpak:org.example.Intruder")
+        XCTAssertEqual(intruder.key, "org.example.Intruder")
+        XCTAssertEqual(intruder.source, .appName)
+        XCTAssertNil(intruder.name)
+        XCTAssertNil(intruder.via)
+        let mail = AppIdentity.held(key: "mail", request: NotificationRequest(appName: "Mail"), sandbox: nil)
+        XCTAssertEqual(mail.key, "mail")
+        XCTAssertNil(mail.name)
+        XCTAssertEqual(AppIdentity.held(key: "firefox-esr", request: NotificationRequest(appName: "Firefox"), sandbox: nil).name,
+                       "Firefox", "an unsandboxed sender's claimed name may match its [apps] table")
+    }
 }

@@ -191,4 +191,113 @@ final class IntakeTests: XCTestCase {
                                   newID: { 8 })
         XCTAssertEqual(allowed.step, .forward(counts: true))
     }
+
+    // MARK: Web pages: sites as apps, "keep it on screen"
+
+    /// Chromium's call for a page of `site` (FIELD-NOTES.md, "Browsers as clients"); with
+    /// `requireInteraction`, urgency 2 and expire timeout 0.
+    private func page(_ site: String, keepOnScreen: Bool = false) -> NotificationRequest {
+        NotificationRequest(appName: "Chromium", summary: "From \(site)",
+                            body: "<a href=\"http://\(site)/\">\(site)</a>\n\nThe page's text",
+                            actions: ["default", "Activate", "settings", "Settings"],
+                            hints: ["desktop-entry": .string("chromium"), "urgency": .integer(keepOnScreen ? 2 : 1)],
+                            expireTimeout: keepOnScreen ? 0 : 25000)
+    }
+
+    private func takePage(_ notification: NotificationRequest, _ change: (inout PolicyContext) -> Void = { _ in }) -> Intake {
+        var context = PolicyContext(now: now)
+        change(&context)
+        return Intake.take(notification, app: AppIdentity.resolve(notification, process: nil), caller: alice,
+                           payloadBytes: 100, context: context, focusName: context.activeFocus?.name,
+                           table: NotificationTable(), held: { _ in nil }, newID: { 7 })
+    }
+
+    func testAPageIsItsSitesWithItsBrowserBeside() {
+        let intake = takePage(page("app.slack.com"))
+        XCTAssertEqual(intake.history.app, "app.slack.com")
+        XCTAssertEqual(intake.history.via, "chromium")
+        XCTAssertEqual(intake.history.body, "<a href=\"http://app.slack.com/\">app.slack.com</a>\n\nThe page's text",
+                       "the page's own text, site line and all")
+        XCTAssertEqual(intake.history.kept?.appSource, "site of the web page")
+        XCTAssertEqual(intake.decision.trace.first, "app: app.slack.com (from the site of the web page, via chromium); no [apps] rule")
+        XCTAssertNil(takePage(NotificationRequest(appName: "Mail", summary: "Hi")).history.via)
+    }
+
+    func testAFocusHoldsOneSiteAndAllowsAnother() {
+        let focus: (inout PolicyContext) -> Void = {
+            $0.activeFocus = FocusProfile(name: "Work")
+            $0.activeFocus?.apps = .allowOnly(["app.slack.com"])
+        }
+        XCTAssertEqual(takePage(page("app.slack.com"), focus).step, .forward(counts: true))
+        XCTAssertEqual(takePage(page("127.0.0.1:8123"), focus).step, .hold(.focus("Work")))
+        // The browser's own key allows what has no site, not its pages.
+        let browser: (inout PolicyContext) -> Void = {
+            $0.activeFocus = FocusProfile(name: "Work")
+            $0.activeFocus?.apps = .allowOnly(["chromium"])
+        }
+        XCTAssertEqual(takePage(page("127.0.0.1:8123"), browser).step, .hold(.focus("Work")))
+        var own = page("x")
+        own.body = "Download complete"
+        XCTAssertEqual(takePage(own, browser).step, .forward(counts: true))
+    }
+
+    func testASitesTableMuteAndChoiceAreItsOwn() {
+        let rules: (inout PolicyContext) -> Void = {
+            var off = AppRule()
+            off.delivery = .off
+            $0.settings.apps["app.slack.com"] = off
+            $0.settings.apps["Chromium"] = AppRule()
+            $0.settings.apps["Chromium"]?.critical = true
+            $0.mutes = MuteList([MuteList.Mute(app: "127.0.0.1:8123", until: self.now + 3600)])
+        }
+        XCTAssertEqual(takePage(page("app.slack.com"), rules).decision.outcome, .dropped)
+        XCTAssertEqual(takePage(page("127.0.0.1:8123"), rules).decision.outcome, .muted)
+        let other = takePage(page("example.org", keepOnScreen: true), rules)
+        XCTAssertEqual(other.decision.outcome, .delivered)
+        XCTAssertEqual(other.decision.level, .active, "the browser's entitlement is not its pages'")
+    }
+
+    func testKeepItOnScreenIsActiveAndForwardedWithUrgencyTwo() {
+        let intake = takePage(page("app.slack.com", keepOnScreen: true))
+        XCTAssertEqual(intake.decision.level, .active)
+        XCTAssertEqual(intake.shown.presentation.urgency, 2, "it stays on screen where only critical ones do")
+        XCTAssertFalse(intake.shown.presentation.suppressSound)
+        XCTAssertTrue(intake.decision.trace.contains(
+            "level: active (rule 5: urgency critical from a web page asks to keep it on screen (requireInteraction), which is not time-sensitive)"),
+                      "\(intake.decision.trace)")
+        XCTAssertFalse(intake.decision.actions.actions.contains { $0.key.hasSuffix("turn-off-time-sensitive") },
+                       "no Time Sensitive question or quick action for it")
+        // Not time-sensitive, so a Focus holds it; the page's ordinary notification is urgency 1.
+        let held = takePage(page("app.slack.com", keepOnScreen: true)) { $0.activeFocus = FocusProfile(name: "Work") }
+        XCTAssertEqual(held.step, .hold(.focus("Work")))
+        XCTAssertEqual(takePage(page("app.slack.com")).shown.presentation.urgency, 1)
+        // Silent mode takes its sound, not its place on screen.
+        let silent = takePage(page("app.slack.com", keepOnScreen: true)) { $0.silent = true }
+        XCTAssertEqual(silent.shown.presentation.urgency, 2)
+        XCTAssertTrue(silent.shown.presentation.suppressSound)
+    }
+
+    func testASiteEntitledOrSetOtherwiseGetsWhatItIsGiven() {
+        let entitled = takePage(page("app.slack.com", keepOnScreen: true)) {
+            $0.settings.apps["app.slack.com"] = AppRule()
+            $0.settings.apps["app.slack.com"]?.critical = true
+        }
+        XCTAssertEqual(entitled.decision.level, .critical)
+        let passive = takePage(page("app.slack.com", keepOnScreen: true)) {
+            $0.settings.apps["app.slack.com"] = AppRule()
+            $0.settings.apps["app.slack.com"]?.level = .passive
+        }
+        XCTAssertEqual(passive.decision.level, .passive)
+        XCTAssertEqual(passive.shown.presentation.urgency, 0)
+        let urgent = takePage(page("app.slack.com", keepOnScreen: true)) {
+            $0.settings.apps["app.slack.com"] = AppRule()
+            $0.settings.apps["app.slack.com"]?.level = .timeSensitive
+        }
+        XCTAssertEqual(urgent.decision.level, .timeSensitive)
+        XCTAssertEqual(urgent.shown.presentation.urgency, 2)
+        // Urgency 2 from anything but a web page is still time-sensitive, the browser's own included.
+        var own = page("x", keepOnScreen: true)
+        own.body = "Update available"
+        XCTAssertEqual(takePage(own).decision.level, .timeSensitive)
+    }
 }

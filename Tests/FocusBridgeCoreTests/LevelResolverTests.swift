@@ -94,6 +94,29 @@ final class LevelResolverTests: XCTestCase {
                        "critical without entitlement → time-sensitive → off → active")
     }
 
+    func testUrgencyTwoFromAWebPageKeepsItOnScreenAndIsActive() {
+        let keep = NotificationRequest(hints: ["urgency": .integer(2)])
+        let (level, trace) = LevelResolver.resolve(keep, rule: AppRule(), webPage: true)
+        XCTAssertEqual(level, .active)
+        XCTAssertEqual(trace, ["level: active (rule 5: urgency critical from a web page asks to keep it on screen "
+                               + "(requireInteraction), which is not time-sensitive)"])
+        XCTAssertTrue(LevelResolver.keepsOnScreen(keep, webPage: true))
+        XCTAssertFalse(LevelResolver.keepsOnScreen(keep, webPage: false))
+        XCTAssertFalse(LevelResolver.keepsOnScreen(NotificationRequest(hints: ["urgency": .integer(1)]), webPage: true))
+        XCTAssertEqual(LevelResolver.resolve(keep, rule: AppRule()).level, .timeSensitive, "from anything else, as before")
+        // The site's entitlement, its level, a category: as for any app.
+        var entitled = AppRule()
+        entitled.critical = true
+        XCTAssertEqual(LevelResolver.resolve(keep, rule: entitled, webPage: true).level, .critical)
+        var set = AppRule()
+        set.level = .timeSensitive
+        XCTAssertEqual(LevelResolver.resolve(keep, rule: set, webPage: true).level, .timeSensitive)
+        XCTAssertEqual(LevelResolver.resolve(NotificationRequest(hints: ["urgency": .integer(2), "category": .string("call")]),
+                                             rule: AppRule(), webPage: true).level, .timeSensitive)
+        XCTAssertEqual(LevelResolver.resolve(NotificationRequest(hints: ["urgency": .integer(1)]), rule: AppRule(), webPage: true).level,
+                       .active)
+    }
+
     func testCommunication() {
         let cases: [([String: HintValue], String, Bool, String?)] = [
             (["category": .string("im")], "Alice", false, "Alice"),

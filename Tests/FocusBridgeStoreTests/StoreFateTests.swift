@@ -115,4 +115,25 @@ final class StoreFateTests: XCTestCase {
         XCTAssertNil(KeptRequest.read("{not json"))
         XCTAssertNil(KeptRequest.read(nil))
     }
+
+    func testAWebPagesBrowserIsKeptBesideItsSite() throws {
+        _ = try fileBeforeFate()
+        let store = try Store(directory: directory)
+        XCTAssertNil(try store.entry(id: 7)?.via, "a row from before has none")
+        let kept = KeptRequest(appName: "Chromium", appSource: "site of the web page")
+        try store.record([
+            HistoryEntry(id: 20, app: "app.slack.com", summary: "page", body: "app.slack.com\n\nHi", level: .active,
+                         decision: .delivered, received: start, kept: kept, via: "chromium"),
+            HistoryEntry(id: 21, app: "firefox-esr", summary: "other", body: "", level: .active, decision: .delivered,
+                         received: start + 1, kept: KeptRequest(appName: "Firefox", appSource: "desktop-entry hint")),
+        ])
+        XCTAssertEqual(try store.history(limit: 2).map(\.via), [nil, "chromium"])
+        XCTAssertEqual(try store.entry(id: 20)?.via, "chromium")
+        XCTAssertEqual(try store.entry(id: 20)?.kept?.app(key: "app.slack.com", via: "chromium").via, "chromium")
+        let vias = try store.appVias(since: start - 1)
+        XCTAssertEqual(vias.map(\.app), ["app.slack.com"])
+        XCTAssertEqual(vias.map(\.via), ["chromium"])
+        // The browser's name is no name of the site's.
+        XCTAssertEqual(try store.appNames(since: start - 1).map(\.name), ["Firefox"])
+    }
 }

@@ -200,10 +200,10 @@ final class StoreTests: XCTestCase {
         }
     }
 
-    /// Every table and index of a new file, as the release of 2026-11-22 makes them (read with
-    /// `sqlite3` from a file it made): migrations v1 to v7 keep their SQL to the character, so a
-    /// new file is the same file whichever release makes it.
-    static let schemaOfANewFile = #"""
+    /// Every table and index of a new file of the last release on GRDB, the release of
+    /// 2026-11-22 (read with `sqlite3` from a file it made): migrations v1 to v7 keep their SQL to
+    /// the character, so a new file is that file with the migrations after them.
+    static let schemaOfAGRDBFile = #"""
         table grdb_migrations CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)
         index sqlite_autoindex_grdb_migrations_1 -
         table setting CREATE TABLE "setting" ("key" TEXT PRIMARY KEY NOT NULL, "value" TEXT NOT NULL)
@@ -223,8 +223,13 @@ final class StoreTests: XCTestCase {
         index sqlite_autoindex_app_asked_1 -
         """#
 
-    static let allMigrations = ["v1", "v2-held", "v3-no-app-index", "v4-history-rowid", "v5-held-holders",
-                                "v6-app-choices", "v7-history-fate"]
+    static let grdbMigrations = ["v1", "v2-held", "v3-no-app-index", "v4-history-rowid", "v5-held-holders",
+                                 "v6-app-choices", "v7-history-fate"]
+
+    /// A new file: the GRDB release's, with the migrations after it.
+    static let schemaOfANewFile = schemaOfAGRDBFile
+        .replacingOccurrences(of: #""request" TEXT, "fate" TEXT)"#, with: #""request" TEXT, "fate" TEXT, "via" TEXT)"#)
+    static let allMigrations = grdbMigrations + ["v8-history-via"]
 
     private static func schema(_ database: SQLiteDatabase) throws -> String {
         try database.statement("SELECT type, name, sql FROM sqlite_master ORDER BY rowid").rows { row in
@@ -241,14 +246,14 @@ final class StoreTests: XCTestCase {
     }
 
     /// A file of the last release on GRDB (all seven migrations recorded by GRDB's migrator)
-    /// runs none of them again, keeps its rows and its schema.
+    /// runs none of them again, keeps its rows, and runs only the migrations after them.
     func testAFileOfTheLastReleaseOnGRDBRunsNoMigration() throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = directory + "/state.sqlite3"
         do {
             let file = try SQLiteDatabase(path: path)
             // The statements of the schema above (some span lines); autoindexes come with their tables.
-            let statements = Self.schemaOfANewFile.components(separatedBy: "\n")
+            let statements = Self.schemaOfAGRDBFile.components(separatedBy: "\n")
                 .reduce(into: [String]()) { statements, line in
                     if line.hasPrefix("table ") || line.hasPrefix("index ") {
                         statements.append(line.split(separator: " ", maxSplits: 2).last.map(String.init) ?? "")
@@ -258,7 +263,7 @@ final class StoreTests: XCTestCase {
                 }
                 .filter { $0 != "-" && !$0.contains("sqlite_sequence") }
             for statement in statements { try file.execute(statement) }
-            for migration in Self.allMigrations { try file.execute("INSERT INTO grdb_migrations VALUES (?)", [migration]) }
+            for migration in Self.grdbMigrations { try file.execute("INSERT INTO grdb_migrations VALUES (?)", [migration]) }
             try file.execute("""
                 INSERT INTO history (id, app, summary, body, level, decision, received, fate) VALUES
                     (7, 'Mail', 'kept', '', 'active', 'delivered', 1800000000, NULL);
@@ -272,7 +277,7 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(try Self.schema(store.database).replacingOccurrences(of: "table sqlite_sequence CREATE TABLE sqlite_sequence(name,seq)\n", with: ""),
                        Self.schemaOfANewFile.replacingOccurrences(of: "table sqlite_sequence CREATE TABLE sqlite_sequence(name,seq)\n", with: ""))
         XCTAssertEqual(try store.database.strings("SELECT identifier FROM grdb_migrations ORDER BY rowid"), Self.allMigrations,
-                       "no migration ran again")
+                       "no migration ran again; those after ran once")
     }
 
     func testSettingsSurviveReopening() throws {

@@ -77,7 +77,8 @@ extension ControlInterface {
         let since = bridge.clock.now.addingTimeInterval(-Double(AppReport.days) * 86_400)
         let counts = (try? store.appCounts(since: since, limit: AppReport.maxApps, app: app)) ?? []
         let names = (try? store.appNames(since: since)) ?? []
-        return AppReport.all(counts: counts, names: names, policy: bridge.settings, configPath: configPath,
+        let vias = (try? store.appVias(since: since)) ?? []
+        return AppReport.all(counts: counts, names: names, vias: vias, policy: bridge.settings, configPath: configPath,
                              choices: bridge.preferences.choices, mutes: bridge.preferences.mutes, now: bridge.clock.now,
                              limit: app == nil ? AppReport.maxApps : .max)
             .filter { $0.app != Bridge.ownAppName }

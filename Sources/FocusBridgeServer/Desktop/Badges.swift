@@ -110,6 +110,8 @@ final class Badges {
     private func desktopID(of app: AppIdentity) -> String? {
         switch app.source {
         case .desktopEntry, .flatpak: return app.key.isEmpty ? nil : app.key
+        // A web page's count is its browser's (a dock shows the browser).
+        case .site: return app.via.flatMap { $0.isEmpty ? nil : $0 }
         default:
             if let inferred = app.inferredDesktopEntry, !inferred.isEmpty { return inferred }
             return desktopEntries.installedID(app.key)

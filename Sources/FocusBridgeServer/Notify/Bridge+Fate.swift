@@ -40,7 +40,7 @@ extension Bridge {
         context.recent.closed(id)
         let request = entry.kept?.notification(summary: entry.summary, body: entry.body)
             ?? NotificationRequest(appName: entry.app, summary: entry.summary, body: entry.body)
-        let app = entry.kept?.app(key: entry.app) ?? AppIdentity(key: entry.app, source: .appName)
+        let app = entry.kept?.app(key: entry.app, via: entry.via) ?? AppIdentity(key: entry.app, source: .appName)
         return ExplainIDReport(entry, now: Explanation.decide(request, app: app, context: context))
     }
 
@@ -65,14 +65,14 @@ extension Bridge {
             ?? NotificationRequest(appName: entry.app, summary: entry.summary, body: entry.body)
         request.actions = []
         request.replacesID = 0
-        let app = kept?.app(key: entry.app) ?? AppIdentity(key: entry.app, source: .appName)
+        let app = kept?.app(key: entry.app, via: entry.via) ?? AppIdentity(key: entry.app, source: .appName)
         let shown = Policy.present(request, app: app, context: policyContext())
         var copyKept = kept ?? KeptRequest(appName: entry.app, appSource: app.source.rawValue)
         copyKept.actions = []
         copyKept.trace = ["shown again by focusctl show: a copy of notification \(id), from history"]
         record(HistoryEntry(id: copy, app: entry.app, summary: entry.summary, body: entry.body, level: shown.level,
                             decision: .delivered, received: clock.now,
-                            steps: [FateStep(.copyOf, at: clock.now, number: id)], kept: copyKept))
+                            steps: [FateStep(.copyOf, at: clock.now, number: id)], kept: copyKept, via: entry.via))
         commit.noteFate(id, FateStep(.shownAgain, at: clock.now, number: copy))
         deliver(copy, .fdo(Self.copyArguments(request)), shown, holders: [ownCaller], processID: nil, counts: false)
         stateChanged()

@@ -94,9 +94,8 @@ extension Bridge {
                 continue
             }
             let request = arguments.request
-            // The name it claimed may match an `[apps]` table only when no sandbox sent it.
-            let app = AppIdentity(key: item.app, source: .appName,
-                                  name: item.holders.contains { $0.sandbox != nil } ? nil : request.appName)
+            let app = AppIdentity.held(key: item.app, request: request,
+                                       sandbox: item.holders.lazy.compactMap(\.sandbox).first)
             let context = policyContext()
             let shown = Policy.present(request, app: app, context: context)
             let counts = Policy.replayCounts(request, app: app, context: context)

@@ -40,6 +40,7 @@ Modules, each named after what it supports (conftest.py loads those with fixture
     screens       screenshots and clicks (test_interop.py)
     real_daemons  the six real daemons test_interop.py runs
     desktop       DesktopSession for GNOME Shell and Plasma
+    browsers      browsers' exact Notify calls (gdbus), Pages, real Chromium, its managed policy
 
 Programs run as processes of their own: fake_daemon.py (its interfaces in interfaces/), ping.py,
 fake_swaync.py (test_passthrough_names.py), fake_session_service.py (test_session_relay.py).
