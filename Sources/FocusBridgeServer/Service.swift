@@ -1,4 +1,5 @@
 import FocusBridgeConfig
+import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeLoop
@@ -503,7 +504,7 @@ public final class Service {
         let owner = NameOwner.lookup(name, nameOwner: session.nameOwner, processID: { session.processID(of: $0) })
             ?? NameOwner(uniqueName: "another connection")
         if name == NotificationsInterface.busName {
-            return DownstreamPlan.conflictSentence(owner: owner, replace: replace)
+            return owner.conflictSentence(replace: replace)
         }
         let who = "\(owner.executable ?? "an unknown program") (PID \(owner.processID.map(String.init) ?? "unknown"), \(owner.uniqueName))"
         return "\(name) is already owned by \(who); is another focus-bridge running?"
