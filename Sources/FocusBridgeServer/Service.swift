@@ -5,6 +5,7 @@ import FocusBridgeDBus
 import FocusBridgeLoop
 import FocusBridgeStore
 import FocusBridgeSystem
+import FocusBridgeTime
 import Logging
 #if canImport(Glibc)
 import Glibc
@@ -70,6 +71,9 @@ public final class Service {
     private var ownedFastNames: [String] = []
     /// Set once shutting down: what goes away from then on is expected.
     private var stopping = false
+    /// The configuration file as it was last refused, while it stays refused: `focusctl status`,
+    /// `doctor` and the status bar show it, not only the log.
+    private var refusal: StatusReport.Config.Refusal?
 
     public init(options: ServiceOptions, logger: Logger) {
         self.options = options
@@ -129,6 +133,11 @@ public final class Service {
         self.focus = focus
         let control = ControlInterface(bus: session, bridge: bridge, store: store, focus: focus,
                                        configPath: options.configPath, reload: { [weak self] in self?.reload() })
+        control.config = { [weak self] in
+            guard let self else { return nil }
+            return StatusReport.Config(path: self.options.configPath, refused: self.refusal)
+        }
+        control.log = LogPlace.read()
         let tray = Tray(bus: session, bridge: bridge, focus: focus, logger: logger,
                         reload: { [weak self] in self?.reload() })
         self.tray = tray
@@ -324,6 +333,7 @@ public final class Service {
                 logger.warning("the [downstream] table changed; that takes effect when focus-bridge restarts")
             }
             logger.info("reloaded \(options.configPath)")
+            refused(nil)
             return nil
         } catch {
             if error.problems.count == 1 {
@@ -332,8 +342,16 @@ public final class Service {
                 logger.error("the configuration was not reloaded: \(error.problems.count) problems")
                 for line in error.lines { logger.error("  \(line)") }
             }
+            refused(.init(at: Instant(), problems: error.lines))
             return error
         }
+    }
+
+    /// Keeps the refusal of the file (nil: it loaded) for the status, and tells the watchers.
+    private func refused(_ refusal: StatusReport.Config.Refusal?) {
+        guard refusal != self.refusal else { return }
+        self.refusal = refusal
+        control?.announce()
     }
 
     /// Editors write in bursts (truncate, write, rename): reload once it has settled.

@@ -33,11 +33,19 @@ struct StatusCommand: ParsableCommand {
             ["Muted", Self.describe(status.mutes)],
             ["Window", Self.describe(status.windows)],
         ]
+        if let config = status.config {
+            rows.append(["Config", config.path])
+            if let refused = config.refused {
+                rows.append(["Config refused", refused.summary + "; the running configuration stays until the file loads"])
+            }
+        }
+        if let log = status.log { rows.append(["Log", log.read]) }
         if let state = status.state {
             rows.append(["State", Self.describe(state)])
             if let problem = state.problem { rows.append(["State problem", problem]) }
         }
-        // Right under the downstream it is about: a daemon that cannot start.
+        // Right under the downstream it is about: a daemon that cannot start, and why likely.
+        if let cause = downstream.cause { rows.insert(["Likely cause", cause], at: 4) }
         if let problem = downstream.problem { rows.insert(["Problem", problem], at: 4) }
         print(Table.render(rows))
     }
