@@ -1,3 +1,5 @@
+import FocusBridgeCore
+
 /// Where focus-bridge's log goes: its standard error, whatever started it. Under a systemd unit
 /// that is the journal; started by a window manager's `exec`, the window manager's own output
 /// (often a display manager's `~/.xsession-errors`); from a terminal, the terminal. The bridge
@@ -41,7 +43,7 @@ extension StatusReport.Log {
         } else if let target, target.hasPrefix("/dev/pts/") || target.hasPrefix("/dev/tty") || target == "/dev/console" {
             self.init(to: "terminal", path: target, read: "the terminal focus-bridge was started from (\(target))")
         } else if let target, target.hasPrefix("/") {
-            self.init(to: "file", path: target, read: "tail \(Self.shellWord(target))")
+            self.init(to: "file", path: target, read: "tail \(ProcessCommandLine.shellLine([target]))")
         } else {
             self.init(to: "pipe", path: nil,
                       read: "what started focus-bridge reads its standard error: the window manager's own output, "
@@ -58,11 +60,5 @@ extension StatusReport.Log {
             return (String(last), parts.contains { $0.hasPrefix("user@") && $0.hasSuffix(".service") })
         }
         return nil
-    }
-
-    /// A path as one shell word: quoted when it holds anything but plain characters.
-    private static func shellWord(_ text: String) -> String {
-        let plain = text.allSatisfy { $0.isLetter || $0.isNumber || "/._-+:@%,".contains($0) }
-        return plain ? text : "'" + text.replacing("'", with: "'\\''") + "'"
     }
 }

@@ -33,6 +33,9 @@ public struct StatusReport: Codable, Equatable, Sendable {
         public var mode: String
         public var target: String
         public var connected: Bool
+        /// Why this downstream, as `focus-bridge --print-downstream` says it ("log mode was asked
+        /// for", "auto: … dunst is the first installed …"), or null (bridges before it was reported).
+        @Nullable public var reason: String?
         /// The daemon's own `GetServerInformation`, once it answered (nil in `log` mode).
         @Nullable public var daemon: ServerInformation?
         /// Why the daemon is not there ("cannot start dunst: …; fell back to log mode"), or null:
@@ -71,14 +74,15 @@ public struct StatusReport: Codable, Equatable, Sendable {
         }
 
         enum CodingKeys: String, CodingKey {
-            case mode, target, connected, daemon, problem, capabilities, failures, cause
+            case mode, target, connected, reason, daemon, problem, capabilities, failures, cause
             case daemonDoNotDisturb = "daemon-dnd"
         }
 
         public init(mode: String, target: String, connected: Bool, daemon: ServerInformation? = nil,
                     problem: String? = nil, capabilities: [String]? = nil,
                     daemonDoNotDisturb: DaemonDoNotDisturb? = nil, failures: [DaemonStartFailure] = [],
-                    cause: String? = nil) {
+                    cause: String? = nil, reason: String? = nil) {
+            self.reason = reason
             self.failures = failures.map(Failure.init)
             self.cause = cause
             self.mode = mode

@@ -138,6 +138,7 @@ public final class Service {
             return StatusReport.Config(path: self.options.configPath, refused: self.refusal)
         }
         control.log = LogPlace.read()
+        control.downstreamReason = plan.reason
         let tray = Tray(bus: session, bridge: bridge, focus: focus, logger: logger,
                         reload: { [weak self] in self?.reload() })
         self.tray = tray

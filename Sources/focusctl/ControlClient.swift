@@ -3,17 +3,18 @@ import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeJSON
+import FocusBridgeSystem
 import Foundation
 
 /// The connection to the running bridge's control interface, with focusctl's exit codes:
 /// 2 when no bridge is running, 1 when it refuses.
 struct ControlClient {
-    /// The one line of exit 2, naming the installed way to start it: the user unit when one of
-    /// systemd's user unit folders has it, else the program itself.
+    /// The one line of exit 2, naming the way to start it this session has: the user unit
+    /// where a user manager runs and one of its unit folders has it, else the program itself.
     static var notRunning: String {
-        let folders = StartAdvice.userUnitFolders(ProcessInfo.processInfo.environment)
-        let installed = folders.contains { FileManager.default.fileExists(atPath: $0 + "/" + StartAdvice.unitName) }
-        return StartAdvice.notRunning(unitInstalled: installed)
+        let environment = Environment.all
+        return StartAdvice.notRunning(unitInstalled: SessionFacts.installedUnit(environment) != nil,
+                                      userManager: StartAdvice.userManagerSocket(environment).map(FileStatus.exists) ?? false)
     }
 
     let bus: VariantConnection

@@ -12,7 +12,7 @@ struct Focusctl: ParsableCommand {
         subcommands: [StatusCommand.self, FocusCommand.self, DndCommand.self, SilentCommand.self, SummaryCommand.self, HistoryCommand.self,
                       ExplainCommand.self, ShowCommand.self, DismissCommand.self, DigestCommand.self,
                       AppsCommand.self, AppCommand.self, MuteCommand.self, UnmuteCommand.self,
-                      CheckConfigCommand.self, ReloadCommand.self, WatchCommand.self, ShareCommand.self])
+                      CheckConfigCommand.self, ReloadCommand.self, WatchCommand.self, ShareCommand.self, DoctorCommand.self])
 
     /// A misspelt command word is answered before the parser's longer answer.
     static func main() {

@@ -3,6 +3,7 @@ run as a person types it: what each command says, compared with focusctl(1)."""
 
 import json
 import re
+import socket
 import subprocess
 from datetime import datetime
 from pathlib import Path
@@ -279,8 +280,13 @@ def test_help_says_each_default_once():
 
 
 def test_not_running_names_the_installed_way_to_start(bus, tmp_path):
+    """The unit where a user systemd manager runs the session and has it; the program itself
+    everywhere else, also where the unit is installed but no manager runs (a window manager
+    started by startx): `systemctl --user` has nothing to talk to there."""
     home = tmp_path / "home"
-    env = session_env(bus.address, HOME=home, XDG_DATA_DIRS=tmp_path / "none")
+    runtime = tmp_path / "run"
+    runtime.mkdir(mode=0o700)
+    env = session_env(bus.address, HOME=home, XDG_DATA_DIRS=tmp_path / "none", XDG_RUNTIME_DIR=runtime)
     for key in ("XDG_CONFIG_HOME", "XDG_DATA_HOME"):
         env.pop(key, None)
     system_unit = [p for p in ("/etc/systemd/user", "/usr/local/lib/systemd/user", "/usr/lib/systemd/user",
@@ -293,6 +299,16 @@ def test_not_running_names_the_installed_way_to_start(bus, tmp_path):
     unit.parent.mkdir(parents=True)
     unit.write_text("[Unit]\n")
     r = subprocess.run([FOCUSCTL_BIN, "status"], env=env, capture_output=True, text=True, timeout=15)
+    assert r.returncode == 2
+    assert one_line(r) == "focusctl: focus-bridge is not running on this session bus (start it with 'focus-bridge &')."
+    # A user manager listens: its socket in the runtime folder.
+    (runtime / "systemd").mkdir()
+    manager = socket.socket(socket.AF_UNIX)
+    manager.bind(str(runtime / "systemd" / "private"))
+    try:
+        r = subprocess.run([FOCUSCTL_BIN, "status"], env=env, capture_output=True, text=True, timeout=15)
+    finally:
+        manager.close()
     assert r.returncode == 2
     assert one_line(r) == ("focusctl: focus-bridge is not running on this session bus "
                            "(start it with 'systemctl --user start focus-bridge').")

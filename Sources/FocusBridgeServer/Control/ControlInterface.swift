@@ -35,6 +35,8 @@ final class ControlInterface {
     var config: () -> StatusReport.Config? = { nil }
     /// Where the log goes, for `status`.
     var log: StatusReport.Log?
+    /// Why this downstream (the plan's reason), for `status`.
+    var downstreamReason: String?
     private var lastAnnounced = ""
     private var announcing = false
     /// The connections that asked for `StateChanged` (`Watch`), all of the bridge's own user:
@@ -163,7 +165,7 @@ final class ControlInterface {
                               capabilities: bridge.capabilities,
                               daemonDoNotDisturb: bridge.downstream.daemonQuiet.map { .init(on: $0.on, how: $0.how) },
                               failures: bridge.downstream.failures,
-                              cause: bridge.downstream.likelyCause),
+                              cause: bridge.downstream.likelyCause, reason: downstreamReason),
             counts: .init(received: bridge.received, delivered: bridge.delivered, queued: bridge.queuedCount,
                           inFlight: bridge.inFlightCount, heldFocus: bridge.heldCount(.heldFocus),
                           heldSummary: bridge.heldCount(.heldSummary)),

@@ -69,19 +69,19 @@ public struct DownstreamPlan: Equatable, Sendable {
             ? NameOwner.lookup(notificationsName, nameOwner: nameOwner, processID: processID, process: process) : nil
         switch settings.mode {
         case .log:
-            return DownstreamPlan(target: .log, reason: "log mode was asked for")
+            return DownstreamPlan(target: .log, reason: DownstreamReason.asked("log"))
         case .name:
             let name = settings.name ?? "org.gnome.Shell"
-            return DownstreamPlan(target: .name(name), reason: "name mode was asked for")
+            return DownstreamPlan(target: .name(name), reason: DownstreamReason.asked("name"))
         case .address:
             guard let address = settings.address else {
                 throw PlanError("address mode needs an address (`[downstream] address` or --downstream-address)")
             }
             return DownstreamPlan(target: .address(address, name: settings.name ?? "org.freedesktop.Notifications"),
-                                  reason: "address mode was asked for", passthroughNames: settings.passthroughNames)
+                                  reason: DownstreamReason.asked("address"), passthroughNames: settings.passthroughNames)
         case .spawn:
             if !settings.command.isEmpty {
-                return spawning(settings.command, reason: "spawn mode was asked for", settings: settings)
+                return spawning(settings.command, reason: DownstreamReason.asked("spawn"), settings: settings)
             }
             if replacing, let owner, let plan = runningEvicted(owner, settings: settings, search: search,
                                                                         prefix: "spawn mode") {
