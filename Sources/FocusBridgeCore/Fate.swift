@@ -22,6 +22,9 @@ public struct FateStep: Equatable, Sendable {
         case daemonQuiet = "daemon-quiet"
         /// Kept quiet by a mute of its app or thread: room left, nothing records it yet.
         case muted
+        /// No daemon showed it: in log mode (asked for, or fallen back to when no daemon could
+        /// start) it was only printed in focus-bridge's log.
+        case logged
     }
 
     /// The kind as stored; a kind this version does not know (from a newer one) is kept and shown
@@ -112,13 +115,16 @@ public enum Fate {
         case .copyOf: return "copy of \(number)"
         case .daemonQuiet: return "(\(step.detail ?? "the daemon's Do Not Disturb was on"))"
         case .muted: return "muted" + (step.detail.map { " (\($0))" } ?? "")
+        case .logged: return "(only logged)"
         case nil: return step.kind + (step.detail.map { " (\($0))" } ?? "")
         }
     }
 
     /// The whole fate in one line: the decision, each step (a daemon-quiet step qualifies the
-    /// one before it: `delivered (dunst paused)`), and the end when there was one, in the order
-    /// they happened (`closed`: when it ended; a copy shown after the end comes after it).
+    /// one before it: `delivered (dunst paused)`; so does a logged one, and a decision to
+    /// deliver that only the log printed is `logged`, never `delivered`), and the end when there
+    /// was one, in the order they happened (`closed`: when it ended; a copy shown after the end
+    /// comes after it).
     public static func line(decision: DeliveryOutcome, steps: [FateStep], closeReason: UInt32?, closed: Instant? = nil,
                             own: Bool = false, time: (Instant) -> String) -> String {
         var parts = [decision.rawValue]
@@ -129,7 +135,9 @@ public enum Fate {
                 ended = true
             }
             let text = words(step, time: time)
-            if step.kind == FateStep.Kind.daemonQuiet.rawValue {
+            if step.kind == FateStep.Kind.logged.rawValue && parts.count == 1 && decision == .delivered {
+                parts[0] = "logged"
+            } else if step.kind == FateStep.Kind.daemonQuiet.rawValue || step.kind == FateStep.Kind.logged.rawValue {
                 parts[parts.count - 1] += " " + text
             } else {
                 parts.append(text)

@@ -80,6 +80,10 @@ def test_a_daemon_that_cannot_start_falls_back_to_log_mode(bridge_factory, daemo
     line = bridge.out.wait_for(lambda l: l.startswith("notify id=%d " % nid), 20)
     assert line and '"while dunst cannot start"' in line, bridge.stderr_tail()
 
+    # It waited for a daemon, then only the log printed it: history does not say delivered.
+    wait_until(lambda: [r for r in client.history(0, "") if r["id"] == nid and r["fate"] == "logged"], 5,
+               message="history never said notification %d was only logged" % nid)
+
     status = client.status()["downstream"]
     assert status["mode"] == "log" and status["connected"] is True, status
     assert status["problem"] == ("cannot start %s: it exited with status 1 before it served notifications "
