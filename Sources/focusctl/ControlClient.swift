@@ -41,7 +41,10 @@ struct ControlClient {
             if [DBusError.serviceUnknown, DBusError.nameHasNoOwner].contains(error.name) {
                 Self.fail(Self.notRunning, code: 2)
             }
-            if error.name.hasPrefix(ControlNames.errorPrefix) { Self.fail(error.message, code: 1) }
+            // A configuration's mistakes are its PATH:LINE:COLUMN lines, as check-config prints
+            // them; every other refusal is a line of focusctl's own.
+            if error.name == ControlNames.invalidConfig { Self.fail(error.message, code: 1) }
+            if error.name.hasPrefix(ControlNames.errorPrefix) { Self.fail(Self.prefixed(error.message), code: 1) }
             Self.fail("focusctl: focus-bridge refused \(method.rawValue): \(error.message)", code: 1)
         }
     }
@@ -70,6 +73,12 @@ struct ControlClient {
     func watchAsync() {
         bus.call(ControlNames.busName, ControlNames.path, ControlNames.interface, Control1Method.watch.rawValue,
                  timeoutMilliseconds: 10_000) { _ in }
+    }
+
+    /// `focusctl: MESSAGE`: every error line focusctl writes starts so, but a configuration's
+    /// `PATH:LINE:COLUMN: message` lines.
+    static func prefixed(_ message: String) -> String {
+        message.hasPrefix("focusctl") ? message : "focusctl: " + message
     }
 
     static func fail(_ message: String, code: Int32) -> Never {

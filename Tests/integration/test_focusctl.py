@@ -239,7 +239,7 @@ def test_misspelt_focus_gets_the_closest_name(focus_bridge, focusctl):
     focus_bridge(WORK)
     r = focusctl("focus", "on", "wrok")
     assert r.returncode == 1, r
-    assert one_line(r) == 'there is no Focus named "wrok"; did you mean \'work\'? (known: work, dnd).'
+    assert one_line(r) == 'focusctl: there is no Focus named "wrok"; did you mean \'work\'? (known: work, dnd).'
     r = focusctl("explain", "--app", "Shop", "--focus", "wrok")
     assert r.returncode == 1 and "did you mean 'work'?" in r.stderr, r.stderr
 
