@@ -279,7 +279,7 @@ public final class Service {
                 let kept = try store.countsByDecision().values.reduce(0, +)
                 try store.move(to: disk)
                 self.stateFolder = folder
-                self.logger.info("the state folder \(folder.path) can be used again: \(kept) history row(s) kept in memory meanwhile are written there")
+                self.logger.info("the state folder \(folder.path) can be used again: \(Count.of(kept, "history row")) kept in memory meanwhile written there")
                 self.control?.announce()
             } catch {
                 self.logger.debug("the state folder \(self.options.stateDirectory) still cannot be used: \(error)")
