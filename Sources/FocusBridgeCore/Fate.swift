@@ -150,12 +150,40 @@ public enum Fate {
 
     /// `HH:MM` in the process's time zone (the daemon's answer; focusctl writes its own).
     public static func localTime(_ date: Instant) -> String {
-        // A stored time is not trusted: one no calendar can say is written as "?", never trapped on.
+        guard let parts = localParts(date) else { return "?" }
+        return String.zeroPadded(Int(parts.tm_hour), width: 2) + ":" + String.zeroPadded(Int(parts.tm_min), width: 2)
+    }
+
+    /// A time for a sentence people read (a trace, a message), in the process's time zone as
+    /// everything else they read: `17:30` on the day of `now`, `Tue 09:00` within a week of it,
+    /// else `2026-12-01 09:00`.
+    public static func localTime(_ date: Instant, now: Instant) -> String {
+        guard let parts = localParts(date), let today = localParts(now) else { return "?" }
+        let clock = localTime(date)
+        let days = Int((date.timeIntervalSince1970 - now.timeIntervalSince1970) / 86_400)
+        if parts.tm_year == today.tm_year && parts.tm_yday == today.tm_yday { return clock }
+        if abs(days) < 6 {
+            let names = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+            return names[Int(parts.tm_wday) % 7] + " " + clock
+        }
+        return localDateTime(date)
+    }
+
+    /// `2026-12-01 09:00` in the process's time zone: a moment of the past in a sentence.
+    public static func localDateTime(_ date: Instant) -> String {
+        guard let parts = localParts(date) else { return "?" }
+        return String.zeroPadded(Int(parts.tm_year) + 1900, width: 4) + "-" + String.zeroPadded(Int(parts.tm_mon) + 1, width: 2)
+            + "-" + String.zeroPadded(Int(parts.tm_mday), width: 2) + " " + localTime(date)
+    }
+
+    /// The local calendar fields of `date`; nil for a time no calendar can say (a stored time is
+    /// not trusted: it is written as "?", never trapped on).
+    private static func localParts(_ date: Instant) -> tm? {
         let raw = date.timeIntervalSince1970
-        guard raw.isFinite, abs(raw) < 253_402_300_800 else { return "?" }
+        guard raw.isFinite, abs(raw) < 253_402_300_800 else { return nil }
         var seconds = time_t(raw)
         var parts = tm()
         localtime_r(&seconds, &parts)
-        return String.zeroPadded(Int(parts.tm_hour), width: 2) + ":" + String.zeroPadded(Int(parts.tm_min), width: 2)
+        return parts
     }
 }
