@@ -10,7 +10,7 @@ from pathlib import Path
 
 from support.bridge import wait_connected
 from support.focus import assert_not_forwarded, byte, far_time
-from support.focusctl import decisions, fc_json, fc_ok
+from support.focusctl import decisions, fc_json, fc_ok, status
 from support.processes import FOCUSCTL_BIN, session_env
 from support.waiting import wait_until
 
@@ -222,6 +222,18 @@ def test_a_dnd_table_replaces_the_built_in(focus_bridge, client, focusctl, fake_
     fc_ok(focusctl, "dnd", "on")
     client.notify("shop allowed", app="Shop")
     fake_daemon.wait_notify("shop allowed")
+
+
+def test_focus_alone_shows_the_focus_that_is_on(focus_bridge, focusctl):
+    focus_bridge(WORK)
+    r = fc_ok(focusctl, "focus")
+    assert r.stdout.strip() == "No Focus is on.", r.stdout
+    assert fc_ok(focusctl, "focus", "--json").stdout.strip() == "null"
+    fc_ok(focusctl, "focus", "on", "work", "--for", "1h")
+    r = fc_ok(focusctl, "focus")
+    assert re.fullmatch(r"work is on until \d\d:\d\d \(manual\)\.", r.stdout.strip()), r.stdout
+    shown = json.loads(fc_ok(focusctl, "focus", "show", "--json").stdout)
+    assert shown == status(focusctl)["focus"] and shown["name"] == "work", shown
 
 
 # --------------------------------------------------------------------------- mistakes
