@@ -274,11 +274,16 @@ public enum Doctor {
                 ?? "a user systemd manager runs the session, but no \(StartAdvice.unitName) is in its unit folders"
         } else if kind.readsAutostart {
             why = "no user systemd manager runs the session, and no autostart entry starts focus-bridge"
+        } else if kind == .unknown {
+            // Desktops name themselves (XDG_CURRENT_DESKTOP); a session that does not is most
+            // likely a window manager started by startx, which runs no autostart entries.
+            why = "no user systemd manager runs the session, XDG_CURRENT_DESKTOP names no desktop that runs "
+                + "autostart entries, and no start-up file (~/.xinitrc, a window manager's configuration) starts focus-bridge"
         } else {
             let entry = facts.autostart.contains { $0.program == "focus-bridge" }
             why = "no user systemd manager runs the session"
-                + (entry ? ", and \(kind.name) does not run the autostart entry" : "")
-                + (kind == .unknown ? "" : ", and no start-up line of \(kind.name) starts focus-bridge")
+                + (entry ? ", \(kind.name) does not run the autostart entry" : "")
+                + ", and no start-up line of \(kind.name) starts focus-bridge"
         }
         let startFile = facts.startFiles.first?.file
             ?? StartFile.candidates(for: kind, environment: facts.environment).first
