@@ -347,7 +347,7 @@ public enum Doctor {
         let kind = SessionKind(environment: facts.environment)
         var checks: [Check] = []
         let ownAutostart = AutostartEntry.folders(environment: facts.environment)[0]
-        if kind.readsAutostart || kind == .unknown {
+        if kind.readsAutostart {
             for entry in facts.autostart {
                 guard let program = entry.program, names.contains(program), entry.runs(in: desktops(facts)) else { continue }
                 let name = entry.path.split(separator: "/").last.map(String.init) ?? entry.path
