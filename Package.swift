@@ -48,8 +48,11 @@ let package = Package(
         // The pure core: model and decisions, no GLib, no I/O.
         .target(name: "FocusBridgeCore", dependencies: ["FocusBridgeJSON", "FocusBridgeTime"], swiftSettings: crossModule),
         // The control contract that focus-bridge serves and focusctl calls: Control1's names and
-        // methods (Control1Method) and the reports sent over it as JSON.
-        .target(name: "FocusBridgeControl", dependencies: ["FocusBridgeCore", "FocusBridgeJSON", "FocusBridgeTime"]),
+        // methods (Control1Method), the reports sent over it as JSON, and what both programs read
+        // of the session (who owns a name, how the bridge is started).
+        .target(name: "FocusBridgeControl", dependencies: [
+            "FocusBridgeCore", "FocusBridgeJSON", "FocusBridgeTime", "FocusBridgeSystem",
+        ]),
         // A TOML 1.0 reader in Swift: typed values, every key and value with its line and column.
         .target(name: "FocusBridgeTOML"),
         // Files, folders, paths and the environment: thin typed calls over Glibc, so the daemon
@@ -78,12 +81,12 @@ let package = Package(
         // No swift-argument-parser here: it links FoundationEssentials into the daemon (12 MB of
         // binary, 1.7 MiB of idle RSS); FocusBridgeArguments reads its few options.
         .executableTarget(name: "focus-bridge", dependencies: [
-            "FocusBridgeServer", "FocusBridgeConfig", "FocusBridgeCore", "FocusBridgeLoop", "FocusBridgeSystem",
+            "FocusBridgeServer", "FocusBridgeConfig", "FocusBridgeControl", "FocusBridgeCore", "FocusBridgeLoop", "FocusBridgeSystem",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "focusctl", dependencies: [
             "FocusBridgeLoop", "FocusBridgeDBus", "FocusBridgeCore", "FocusBridgeControl", "FocusBridgeJSON", "FocusBridgeTime",
-            "FocusBridgeConfig",
+            "FocusBridgeConfig", "FocusBridgeStore", "FocusBridgeSystem",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // `make bench`: measures the bridge against the bare bus and dunst (build it with -c release);
@@ -120,8 +123,8 @@ let package = Package(
             "FocusBridgeDBus", "FocusBridgeLoop", "CGLib", "FocusBridgeTestSupport",
         ]),
         .testTarget(name: "FocusBridgeServerTests", dependencies: [
-            "FocusBridgeServer", "FocusBridgeConfig", "FocusBridgeCore", "FocusBridgeTime", "FocusBridgeStore",
-            "FocusBridgeLoop", "FocusBridgeDBus", "FocusBridgeTestSupport", .product(name: "Logging", package: "swift-log"),
+            "FocusBridgeServer", "FocusBridgeConfig", "FocusBridgeControl", "FocusBridgeCore", "FocusBridgeTime",
+            "FocusBridgeStore", "FocusBridgeLoop", "FocusBridgeDBus", "FocusBridgeTestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
         // What more than one test target uses: exit tests (a test part run in a child process), a
         // private bus, bounded waits on the main loop.

@@ -192,8 +192,14 @@ hints() {
     local activation=$DBUSSERVICEDIR/org.freedesktop.Notifications.service
     local autostart=$AUTOSTARTDIR/focus-bridge.desktop
     local config=${XDG_CONFIG_HOME:-$HOME/.config} data=${XDG_DATA_HOME:-$HOME/.local/share}
-    local systemd=0 unit_found=0 autostart_found=0 missing=0
-    if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then systemd=1; fi
+    local systemd=0 unit_found=0 autostart_found=0 missing=0 session
+    # A user systemd manager runs this session when its socket is there (systemctl --user talks
+    # to it); a machine booted with systemd may have none (a window manager from startx, a
+    # container): then systemctl --user fails, and no advice names it.
+    if command -v systemctl >/dev/null 2>&1 && [ -S "${XDG_RUNTIME_DIR:-/run/user/$(id -u)}/systemd/private" ]; then
+        systemd=1
+    fi
+    session=$(session_kind)
     session_finds unit "$UNITDIR" && unit_found=1
     session_finds autostart "$AUTOSTARTDIR" && autostart_found=1
     say "done. What your session will find:"
@@ -224,9 +230,12 @@ hints() {
         say "    systemctl --user enable --now focus-bridge.service"
     elif [ "$systemd" -eq 1 ]; then
         say "    after the 'systemctl --user link' line above: systemctl --user enable --now focus-bridge.service"
+    elif [ "$session" = wm ]; then
+        say "    your window manager reads no autostart entries: in its configuration, replace the line"
+        say "    that starts your daemon ('exec dunst') with 'exec $BINDIR/focus-bridge'; now: $BINDIR/focus-bridge &"
     elif [ "$autostart_found" -eq 1 ]; then
-        say "    without systemd, $autostart starts it at your next login"
-        say "    (or add 'exec $BINDIR/focus-bridge' to your window manager's start-up)"
+        say "    without a user systemd manager, $autostart starts it at your next login"
+        [ "$session" = desktop ] || say "    where the session runs autostart entries (desktops do; with a window manager, add 'exec $BINDIR/focus-bridge' to its configuration)"
     else
         say "    it will not start by itself: run the 'ln' line for the autostart entry above,"
         say "    or add 'exec $BINDIR/focus-bridge' to your window manager's start-up; now: $BINDIR/focus-bridge &"
@@ -239,7 +248,25 @@ hints() {
         say "zsh: add 'fpath=($ZSHCOMPDIR \$fpath)' before compinit in ~/.zshrc for the completions"
     fi
     [ "$missing" -eq 0 ] || say "(the folders searched are read from XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_DATA_DIRS and XDG_CONFIG_DIRS as set here)"
-    say "then: focus-bridge --print-downstream shows which daemon it will put behind itself."
+    say "then: focus-bridge --print-downstream shows which daemon it will put behind itself,"
+    say "and focusctl doctor checks it all once it runs."
+}
+
+# What runs this session, as focusctl's SessionKind reads it: "wm" for a window manager that
+# starts what its own configuration says, "desktop" for one whose session runs autostart
+# entries, "" when neither is known.
+session_kind() {
+    if [ -n "${SWAYSOCK:-}" ] || [ -n "${I3SOCK:-}" ] || [ -n "${HYPRLAND_INSTANCE_SIGNATURE:-}" ]; then
+        echo wm
+        return
+    fi
+    local word
+    for word in $(printf '%s' "${XDG_CURRENT_DESKTOP:-}:${XDG_SESSION_DESKTOP:-}:${DESKTOP_SESSION:-}" | tr ':A-Z' ' a-z'); do
+        case "$word" in
+            gnome* | kde | xfce | lxqt | lxde | mate | *cinnamon | budgie* | unity | pantheon | deepin | openbox) echo desktop; return ;;
+            sway | i3 | hyprland | bspwm | river | qtile | herbstluftwm | awesome | dwm | xmonad | wayfire | niri) echo wm; return ;;
+        esac
+    done
 }
 
 do_uninstall() {

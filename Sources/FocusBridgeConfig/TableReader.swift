@@ -245,7 +245,11 @@ final class TableReader {
         var meant: Set<String> = []
         for entry in table.entries where !known.contains(entry.key) {
             var message = "unknown key `\(entry.key)` in [\(at.joined(separator: "."))]"
-            if let suggestion = ClosestName.to(entry.key, among: known) {
+            if at.count == 2, at[0] == "apps", ["mute", "muted"].contains(entry.key.lowercased()) {
+                // A mute is for a while, kept in the state, not in the file.
+                message += "; a mute lasts a while and is set with `focusctl mute \(at[1])` (`focusctl unmute` ends it); "
+                    + "to never show this app's notifications: `delivery = \"off\"`"
+            } else if let suggestion = ClosestName.to(entry.key, among: known) {
                 message += "; did you mean `\(suggestion)`?"
                 meant.insert(suggestion)
             }

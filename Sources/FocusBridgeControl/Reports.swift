@@ -33,6 +33,9 @@ public struct StatusReport: Codable, Equatable, Sendable {
         public var mode: String
         public var target: String
         public var connected: Bool
+        /// Why this downstream, as `focus-bridge --print-downstream` says it ("log mode was asked
+        /// for", "auto: … dunst is the first installed …"), or null (bridges before it was reported).
+        @Nullable public var reason: String?
         /// The daemon's own `GetServerInformation`, once it answered (nil in `log` mode).
         @Nullable public var daemon: ServerInformation?
         /// Why the daemon is not there ("cannot start dunst: …; fell back to log mode"), or null:
@@ -43,6 +46,23 @@ public struct StatusReport: Codable, Equatable, Sendable {
         /// The daemon's own Do Not Disturb (dunst paused, mako's mode, swaync's DND): `on` and
         /// what says so; null where the daemon has none the bridge can read.
         @Nullable public var daemonDoNotDisturb: DaemonDoNotDisturb?
+        /// Every daemon command that could not start, first first (spawn mode; empty otherwise).
+        public var failures: [Failure]?
+        /// Why no daemon can likely start (neither DISPLAY nor WAYLAND_DISPLAY), and how to give
+        /// the bridge a display, while none serves; else null.
+        @Nullable public var cause: String?
+
+        public struct Failure: Codable, Equatable, Sendable {
+            public var command: String
+            public var reason: String
+            public var attempts: Int
+
+            public init(_ failure: DaemonStartFailure) {
+                command = failure.command
+                reason = failure.reason
+                attempts = failure.attempts
+            }
+        }
 
         public struct DaemonDoNotDisturb: Codable, Equatable, Sendable {
             public var on: Bool
@@ -54,13 +74,17 @@ public struct StatusReport: Codable, Equatable, Sendable {
         }
 
         enum CodingKeys: String, CodingKey {
-            case mode, target, connected, daemon, problem, capabilities
+            case mode, target, connected, reason, daemon, problem, capabilities, failures, cause
             case daemonDoNotDisturb = "daemon-dnd"
         }
 
         public init(mode: String, target: String, connected: Bool, daemon: ServerInformation? = nil,
                     problem: String? = nil, capabilities: [String]? = nil,
-                    daemonDoNotDisturb: DaemonDoNotDisturb? = nil) {
+                    daemonDoNotDisturb: DaemonDoNotDisturb? = nil, failures: [DaemonStartFailure] = [],
+                    cause: String? = nil, reason: String? = nil) {
+            self.reason = reason
+            self.failures = failures.map(Failure.init)
+            self.cause = cause
             self.mode = mode
             self.target = target
             self.connected = connected
@@ -124,6 +148,58 @@ public struct StatusReport: Codable, Equatable, Sendable {
         }
     }
 
+    /// The configuration file the bridge reads, and the last version of it that it refused.
+    public struct Config: Codable, Equatable, Sendable {
+        public var path: String
+        /// The file as the bridge last refused it (the running configuration stayed), or null:
+        /// the file loaded at its last reading.
+        @Nullable public var refused: Refusal?
+
+        public struct Refusal: Codable, Equatable, Sendable {
+            /// When it was refused.
+            public var at: String
+            /// Its mistakes as `PATH:LINE:COLUMN: message`, in file order, at most `maxProblems`.
+            public var problems: [String]
+            /// How many mistakes it has in all.
+            public var count: Int
+
+            /// The most mistakes a status lists (`check-config` lists them all).
+            public static let maxProblems = 20
+
+            public init(at: Instant, problems: [String]) {
+                self.at = Timestamp.string(at)
+                self.problems = Array(problems.prefix(Self.maxProblems))
+                count = problems.count
+            }
+
+            /// `PATH:LINE:COLUMN: message`, or with `(and N more: focusctl check-config lists them)`.
+            public var summary: String {
+                (problems.first ?? "") + (count > 1 ? " (and \(count - 1) more: focusctl check-config lists them)" : "")
+            }
+        }
+
+        public init(path: String, refused: Refusal?) {
+            self.path = path
+            self.refused = refused
+        }
+    }
+
+    /// Where the bridge's log (its standard error) goes, and how to read it.
+    public struct Log: Codable, Equatable, Sendable {
+        /// `journal`, `file`, `terminal`, `pipe` or `nowhere`.
+        public var to: String
+        /// The file or terminal, else null.
+        @Nullable public var path: String?
+        /// How to read it, one sentence: `journalctl --user -u focus-bridge.service`.
+        public var read: String
+
+        public init(to: String, path: String?, read: String) {
+            self.to = to
+            self.path = path
+            self.read = read
+        }
+    }
+
     public var version: String
     public var silent: Bool
     @Nullable public var focus: Focus?
@@ -136,15 +212,22 @@ public struct StatusReport: Codable, Equatable, Sendable {
     @Nullable public var windows: WindowReport?
     /// The state folder; absent from the answers of bridges before it was reported.
     public var state: State?
+    /// The configuration file and its refusal; absent from bridges before it was reported.
+    public var config: Config?
+    /// Where the log goes; absent from bridges before it was reported.
+    public var log: Log?
 
     enum CodingKeys: String, CodingKey {
-        case version, silent, focus, downstream, counts, mutes, windows, state
+        case version, silent, focus, downstream, counts, mutes, windows, state, config, log
         case nextSummary = "next-summary"
     }
 
     public init(version: String, silent: Bool, focus: Focus?, nextSummary: String?, downstream: Downstream, counts: Counts,
-                mutes: [MuteReport] = [], windows: WindowReport? = nil, state: State? = nil) {
+                mutes: [MuteReport] = [], windows: WindowReport? = nil, state: State? = nil, config: Config? = nil,
+                log: Log? = nil) {
         self.state = state
+        self.config = config
+        self.log = log
         self.version = version
         self.silent = silent
         self.focus = focus

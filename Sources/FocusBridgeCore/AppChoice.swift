@@ -161,7 +161,7 @@ public struct AppChoices: Equatable, Sendable {
         for entry in choices.values.sorted(by: { $0.choice.key.rawValue < $1.choice.key.rawValue }) {
             entry.choice.apply(to: &rule)
             rule.origins[entry.choice.key.rawValue] = .choice(made: entry.made)
-            trace.append("choice: \(entry.choice.key.rawValue) \(entry.choice.value) for \(app) (chosen \(Timestamp.string(entry.made)); "
+            trace.append("choice: \(entry.choice.key.rawValue) \(entry.choice.value) for \(app) (chosen \(Fate.localDateTime(entry.made)); "
                          + "wins over the configuration until `focusctl app \(app) reset \(entry.choice.key.rawValue)`)")
         }
         return (rule, trace)

@@ -221,9 +221,11 @@ public enum Policy {
         }
         if let until = context.mutes.mutedUntil(app.key, at: context.now) {
             if level == .critical {
-                trace.append("mute: \(app.key) is muted until \(Timestamp.string(until)), but critical breaks through")
+                trace.append("mute: \(app.key) is muted until \(Fate.localTime(until, now: context.now)), but the critical level "
+                             + "(the app's critical entitlement) breaks through")
             } else {
-                trace.append("delivery: muted (\(app.key) is muted until \(Timestamp.string(until)); `focusctl unmute \(app.key)` ends it)")
+                trace.append("delivery: muted (\(app.key) is muted until \(Fate.localTime(until, now: context.now)), urgent ones too; "
+                             + "`focusctl unmute \(app.key)` ends it)")
                 return .muted
             }
         }

@@ -29,3 +29,10 @@ public struct DesktopShell: Equatable, Sendable {
         self.busName = busName
     }
 }
+
+/// Why the bridge uses the downstream it uses, where a reader acts on it: `focusctl doctor`
+/// takes log mode that was asked for as meant, and log mode `auto` fell to as a problem.
+public enum DownstreamReason {
+    /// `log mode was asked for` (the configuration or the command line).
+    public static func asked(_ mode: String) -> String { "\(mode) mode was asked for" }
+}

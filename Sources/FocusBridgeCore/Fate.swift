@@ -22,6 +22,9 @@ public struct FateStep: Equatable, Sendable {
         case daemonQuiet = "daemon-quiet"
         /// Kept quiet by a mute of its app or thread: room left, nothing records it yet.
         case muted
+        /// No daemon showed it: in log mode (asked for, or fallen back to when no daemon could
+        /// start) it was only printed in focus-bridge's log.
+        case logged
     }
 
     /// The kind as stored; a kind this version does not know (from a newer one) is kept and shown
@@ -112,13 +115,16 @@ public enum Fate {
         case .copyOf: return "copy of \(number)"
         case .daemonQuiet: return "(\(step.detail ?? "the daemon's Do Not Disturb was on"))"
         case .muted: return "muted" + (step.detail.map { " (\($0))" } ?? "")
+        case .logged: return "(only logged)"
         case nil: return step.kind + (step.detail.map { " (\($0))" } ?? "")
         }
     }
 
     /// The whole fate in one line: the decision, each step (a daemon-quiet step qualifies the
-    /// one before it: `delivered (dunst paused)`), and the end when there was one, in the order
-    /// they happened (`closed`: when it ended; a copy shown after the end comes after it).
+    /// one before it: `delivered (dunst paused)`; so does a logged one, and a decision to
+    /// deliver that only the log printed is `logged`, never `delivered`), and the end when there
+    /// was one, in the order they happened (`closed`: when it ended; a copy shown after the end
+    /// comes after it).
     public static func line(decision: DeliveryOutcome, steps: [FateStep], closeReason: UInt32?, closed: Instant? = nil,
                             own: Bool = false, time: (Instant) -> String) -> String {
         var parts = [decision.rawValue]
@@ -129,7 +135,9 @@ public enum Fate {
                 ended = true
             }
             let text = words(step, time: time)
-            if step.kind == FateStep.Kind.daemonQuiet.rawValue {
+            if step.kind == FateStep.Kind.logged.rawValue && parts.count == 1 && decision == .delivered {
+                parts[0] = "logged"
+            } else if step.kind == FateStep.Kind.daemonQuiet.rawValue || step.kind == FateStep.Kind.logged.rawValue {
                 parts[parts.count - 1] += " " + text
             } else {
                 parts.append(text)
@@ -142,12 +150,40 @@ public enum Fate {
 
     /// `HH:MM` in the process's time zone (the daemon's answer; focusctl writes its own).
     public static func localTime(_ date: Instant) -> String {
-        // A stored time is not trusted: one no calendar can say is written as "?", never trapped on.
+        guard let parts = localParts(date) else { return "?" }
+        return String.zeroPadded(Int(parts.tm_hour), width: 2) + ":" + String.zeroPadded(Int(parts.tm_min), width: 2)
+    }
+
+    /// A time for a sentence people read (a trace, a message), in the process's time zone as
+    /// everything else they read: `17:30` on the day of `now`, `Tue 09:00` within a week of it,
+    /// else `2026-12-01 09:00`.
+    public static func localTime(_ date: Instant, now: Instant) -> String {
+        guard let parts = localParts(date), let today = localParts(now) else { return "?" }
+        let clock = localTime(date)
+        let days = Int((date.timeIntervalSince1970 - now.timeIntervalSince1970) / 86_400)
+        if parts.tm_year == today.tm_year && parts.tm_yday == today.tm_yday { return clock }
+        if abs(days) < 6 {
+            let names = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+            return names[Int(parts.tm_wday) % 7] + " " + clock
+        }
+        return localDateTime(date)
+    }
+
+    /// `2026-12-01 09:00` in the process's time zone: a moment of the past in a sentence.
+    public static func localDateTime(_ date: Instant) -> String {
+        guard let parts = localParts(date) else { return "?" }
+        return String.zeroPadded(Int(parts.tm_year) + 1900, width: 4) + "-" + String.zeroPadded(Int(parts.tm_mon) + 1, width: 2)
+            + "-" + String.zeroPadded(Int(parts.tm_mday), width: 2) + " " + localTime(date)
+    }
+
+    /// The local calendar fields of `date`; nil for a time no calendar can say (a stored time is
+    /// not trusted: it is written as "?", never trapped on).
+    private static func localParts(_ date: Instant) -> tm? {
         let raw = date.timeIntervalSince1970
-        guard raw.isFinite, abs(raw) < 253_402_300_800 else { return "?" }
+        guard raw.isFinite, abs(raw) < 253_402_300_800 else { return nil }
         var seconds = time_t(raw)
         var parts = tm()
         localtime_r(&seconds, &parts)
-        return String.zeroPadded(Int(parts.tm_hour), width: 2) + ":" + String.zeroPadded(Int(parts.tm_min), width: 2)
+        return parts
     }
 }

@@ -38,3 +38,40 @@ public struct StartAttempts: Sendable, Equatable {
         lastReason = nil
     }
 }
+
+/// A daemon command given up on: it could not start in `StartAttempts.limit` attempts. The
+/// bridge keeps every one, first first, so the failure that mattered (dunst's, tried first) is
+/// not hidden behind the last fallback's.
+public struct DaemonStartFailure: Equatable, Sendable {
+    /// The command line, as one text.
+    public var command: String
+    /// Why its last attempt failed ("it exited with status 1 before it served notifications").
+    public var reason: String
+    public var attempts: Int
+
+    public init(command: String, reason: String, attempts: Int = StartAttempts.limit) {
+        self.command = command
+        self.reason = reason
+        self.attempts = attempts
+    }
+
+    /// `cannot start dunst: it exited with status 1 before it served notifications (5 attempts)`.
+    public var sentence: String { "cannot start \(command): \(reason) (\(attempts) attempts)" }
+
+    /// Why daemons likely cannot start, read from focus-bridge's own environment (the daemons
+    /// get it): with neither `DISPLAY` nor `WAYLAND_DISPLAY` no daemon can draw. The sentence
+    /// says how to give the bridge the display, for the way it was started (`INVOCATION_ID`: by
+    /// a systemd unit). nil when a display is set.
+    public static func likelyCause(environment: [String: String]) -> String? {
+        func set(_ key: String) -> Bool { !(environment[key] ?? "").isEmpty }
+        guard !set("DISPLAY"), !set("WAYLAND_DISPLAY") else { return nil }
+        let missing = "neither DISPLAY nor WAYLAND_DISPLAY is set in focus-bridge's environment, so no daemon can open a display"
+        if set("INVOCATION_ID") {
+            return missing + "; the user manager started it before the graphical session gave it the display: have the "
+                + "session run `systemctl --user import-environment DISPLAY WAYLAND_DISPLAY` before focus-bridge starts "
+                + "(window managers: in their start-up), then `systemctl --user restart focus-bridge`"
+        }
+        return missing + "; start focus-bridge from inside the graphical session (`exec focus-bridge` in the window "
+            + "manager's configuration), where they are set"
+    }
+}

@@ -81,7 +81,7 @@ public final class Subprocess {
         if status & 0x7f == 0 {
             text = "exited with status \((status >> 8) & 0xff)"
         } else if status & 0x7f != 0x7f {
-            text = "killed by signal \(status & 0x7f)"
+            text = "was killed by signal \(status & 0x7f)"
         } else {
             text = "ended"
         }
@@ -91,7 +91,8 @@ public final class Subprocess {
         for handler in handlers { handler(text) }
     }
 
-    /// Calls `handler` on the main loop when the process exits, with a description of how.
+    /// Calls `handler` on the main loop when the process exits, with how, as a predicate that
+    /// follows "it": `exited with status 1`, `was killed by signal 6`.
     public func onExit(_ handler: @escaping (String) -> Void) {
         if let ending {
             MainLoop.whenIdle { handler(ending) }

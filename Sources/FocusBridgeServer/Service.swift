@@ -1,9 +1,11 @@
 import FocusBridgeConfig
+import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeLoop
 import FocusBridgeStore
 import FocusBridgeSystem
+import FocusBridgeTime
 import Logging
 #if canImport(Glibc)
 import Glibc
@@ -71,6 +73,9 @@ public final class Service {
     private var queuedFastNames: [String] = []
     /// Set once shutting down: what goes away from then on is expected.
     private var stopping = false
+    /// The configuration file as it was last refused, while it stays refused: `focusctl status`,
+    /// `doctor` and the status bar show it, not only the log.
+    private var refusal: StatusReport.Config.Refusal?
 
     public init(options: ServiceOptions, logger: Logger) {
         self.options = options
@@ -130,6 +135,12 @@ public final class Service {
         self.focus = focus
         let control = ControlInterface(bus: session, bridge: bridge, store: store, focus: focus,
                                        configPath: options.configPath, reload: { [weak self] in self?.reload() })
+        control.config = { [weak self] in
+            guard let self else { return nil }
+            return StatusReport.Config(path: self.options.configPath, refused: self.refusal)
+        }
+        control.log = LogPlace.read()
+        control.downstreamReason = plan.reason
         let tray = Tray(bus: session, bridge: bridge, focus: focus, logger: logger,
                         reload: { [weak self] in self?.reload() })
         self.tray = tray
@@ -293,7 +304,7 @@ public final class Service {
                 let kept = try store.countsByDecision().values.reduce(0, +)
                 try store.move(to: disk)
                 self.stateFolder = folder
-                self.logger.info("the state folder \(folder.path) can be used again: \(kept) history row(s) kept in memory meanwhile are written there")
+                self.logger.info("the state folder \(folder.path) can be used again: \(Count.of(kept, "history row")) kept in memory meanwhile written there")
                 self.control?.announce()
             } catch {
                 self.logger.debug("the state folder \(self.options.stateDirectory) still cannot be used: \(error)")
@@ -348,6 +359,7 @@ public final class Service {
                 logger.warning("the [downstream] table changed; that takes effect when focus-bridge restarts")
             }
             logger.info("reloaded \(options.configPath)")
+            refused(nil)
             return nil
         } catch {
             if error.problems.count == 1 {
@@ -356,8 +368,16 @@ public final class Service {
                 logger.error("the configuration was not reloaded: \(error.problems.count) problems")
                 for line in error.lines { logger.error("  \(line)") }
             }
+            refused(.init(at: Instant(), problems: error.lines))
             return error
         }
+    }
+
+    /// Keeps the refusal of the file (nil: it loaded) for the status, and tells the watchers.
+    private func refused(_ refusal: StatusReport.Config.Refusal?) {
+        guard refusal != self.refusal else { return }
+        self.refusal = refusal
+        control?.announce()
     }
 
     /// Editors write in bursts (truncate, write, rename): reload once it has settled.
@@ -549,7 +569,7 @@ public final class Service {
         let owner = NameOwner.lookup(name, nameOwner: session.nameOwner, processID: { session.processID(of: $0) })
             ?? NameOwner(uniqueName: "another connection")
         if name == NotificationsInterface.busName {
-            return DownstreamPlan.conflictSentence(owner: owner, replace: replace)
+            return owner.conflictSentence(replace: replace)
         }
         let who = "\(owner.executable ?? "an unknown program") (PID \(owner.processID.map(String.init) ?? "unknown"), \(owner.uniqueName))"
         return "\(name) is already owned by \(who); is another focus-bridge running?"

@@ -567,7 +567,7 @@ public final class Store {
             return (item, row.int64(11).flatMap(UInt32.init(exactly:)))
         }
         if !unusable.isEmpty {
-            notice("\(unusable.count) held notification(s) in the state database cannot be read; they are discarded")
+            notice("\(Count.of(unusable.count, "held notification")) in the state database cannot be read; discarded")
             try database.transaction {
                 let delete = try database.statement("DELETE FROM held WHERE id = ?")
                 for id in unusable { try delete.execute([id]) }

@@ -6,7 +6,8 @@ import FocusBridgeCore
 /// idle memory small (docs/BENCHMARKS.md). It reads the command line as argument-parser does:
 /// `--name value` and `--name=value`, the last of a repeated option wins, `-h`/`--help` and
 /// `--version` anywhere before `--` win over any mistake, everything after `--` is the daemon
-/// command for spawn mode; the help text and the usage errors are argument-parser's.
+/// command for spawn mode; the help text and the usage errors are laid out as argument-parser's
+/// (a usage error starting `focus-bridge:`, as focusctl's start `focusctl:`).
 struct FocusBridgeArguments: Equatable {
     var config: String?
     var downstream: DownstreamSettings.Mode?
@@ -183,9 +184,9 @@ struct UsageError: Error, Equatable {
         self.help = help
     }
 
-    /// What standard error gets.
+    /// What standard error gets: the sentence starts as every error of focus-bridge's does.
     var message: String {
-        "Error: \(sentence)\n" + (help.map { "\($0)\n" } ?? "")
+        "focus-bridge: \(sentence)\n" + (help.map { "\($0)\n" } ?? "")
             + "Usage: \(FocusBridgeArguments.usage)\n  See 'focus-bridge --help' for more information.\n"
     }
 }

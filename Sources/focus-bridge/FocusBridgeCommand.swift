@@ -1,4 +1,5 @@
 import FocusBridgeConfig
+import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeLoop
@@ -109,7 +110,7 @@ enum FocusBridgeCommand {
             return 0
         default:
             StandardStream.error.write(
-                "focus-bridge: \(DownstreamPlan.conflictSentence(owner: owner, replace: false))\n")
+                "focus-bridge: \(owner.conflictSentence(replace: false))\n")
             return 1
         }
     }

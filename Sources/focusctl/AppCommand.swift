@@ -105,7 +105,7 @@ struct AppCommand: ParsableCommand {
     }
 
     static func show(_ app: AppReport) {
-        print(("\(app.app): \(app.total) notification(s) in the last \(AppReport.days) days"
+        print(("\(app.app): \(Count.of(app.total, "notification")) in the last \(AppReport.days) days"
               + (app.decisions.isEmpty ? "" : " (" + app.decisions.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
                     .joined(separator: ", ") + ")")).escapingControlCharacters)
         if !app.names.isEmpty { print("  app name: \(app.names.joined(separator: ", "))".escapingControlCharacters) }
@@ -125,7 +125,7 @@ struct AppCommand: ParsableCommand {
 struct MuteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mute",
-        abstract: "Mute an app for a while (default an hour): its notifications are recorded, never shown; critical still breaks through.")
+        abstract: "Mute an app for a while (default an hour): its notifications are recorded, never shown, urgent ones too; only an app entitled to critical (critical = true) breaks through.")
 
     @Argument(help: "The app, as `focusctl apps` names it.")
     var name: String?
@@ -165,8 +165,9 @@ struct MuteCommand: ParsableCommand {
                                            .tuple([.string(name), .double(until.timeIntervalSince1970), .bool(new)]))
         if output.json { return print(text) }
         let app = report.app.app.escapingControlCharacters
-        print("\(app) is muted until \(LocalTime.string(until)): its notifications are recorded, never shown "
-              + "(critical ones still break through). focusctl unmute \(app) ends it.")
+        print("\(app) is muted until \(LocalTime.string(until)): its notifications are recorded, never shown, "
+              + "urgent ones (notify-send -u critical) too; only the critical level breaks through, which needs "
+              + "critical = true in its [apps] table. focusctl unmute \(app) ends it.")
     }
 }
 

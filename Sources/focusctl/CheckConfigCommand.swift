@@ -20,11 +20,11 @@ struct CheckConfigCommand: ParsableCommand {
         }
         var isFolder: ObjCBool = false
         if !FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
-            if self.path != nil { ControlClient.fail("\(path): no such file", code: 1) }
+            if self.path != nil { ControlClient.fail("focusctl: \(path): no such file", code: 1) }
             print("\(path): no config file: defaults in use")
             return
         }
-        if isFolder.boolValue { ControlClient.fail("\(path): is a folder, not a configuration file", code: 1) }
+        if isFolder.boolValue { ControlClient.fail("focusctl: \(path): is a folder, not a configuration file", code: 1) }
         do {
             _ = try Configuration.load(path: path)
             print("\(path): ok")

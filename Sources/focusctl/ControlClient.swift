@@ -3,17 +3,18 @@ import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeJSON
+import FocusBridgeSystem
 import Foundation
 
 /// The connection to the running bridge's control interface, with focusctl's exit codes:
 /// 2 when no bridge is running, 1 when it refuses.
 struct ControlClient {
-    /// The one line of exit 2, naming the installed way to start it: the user unit when one of
-    /// systemd's user unit folders has it, else the program itself.
+    /// The one line of exit 2, naming the way to start it this session has: the user unit
+    /// where a user manager runs and one of its unit folders has it, else the program itself.
     static var notRunning: String {
-        let folders = StartAdvice.userUnitFolders(ProcessInfo.processInfo.environment)
-        let installed = folders.contains { FileManager.default.fileExists(atPath: $0 + "/" + StartAdvice.unitName) }
-        return StartAdvice.notRunning(unitInstalled: installed)
+        let environment = Environment.all
+        return StartAdvice.notRunning(unitInstalled: SessionFacts.installedUnit(environment) != nil,
+                                      userManager: StartAdvice.userManagerSocket(environment).map(FileStatus.exists) ?? false)
     }
 
     let bus: VariantConnection
@@ -40,7 +41,10 @@ struct ControlClient {
             if [DBusError.serviceUnknown, DBusError.nameHasNoOwner].contains(error.name) {
                 Self.fail(Self.notRunning, code: 2)
             }
-            if error.name.hasPrefix(ControlNames.errorPrefix) { Self.fail(error.message, code: 1) }
+            // A configuration's mistakes are its PATH:LINE:COLUMN lines, as check-config prints
+            // them; every other refusal is a line of focusctl's own.
+            if error.name == ControlNames.invalidConfig { Self.fail(error.message, code: 1) }
+            if error.name.hasPrefix(ControlNames.errorPrefix) { Self.fail(Self.prefixed(error.message), code: 1) }
             Self.fail("focusctl: focus-bridge refused \(method.rawValue): \(error.message)", code: 1)
         }
     }
@@ -69,6 +73,12 @@ struct ControlClient {
     func watchAsync() {
         bus.call(ControlNames.busName, ControlNames.path, ControlNames.interface, Control1Method.watch.rawValue,
                  timeoutMilliseconds: 10_000) { _ in }
+    }
+
+    /// `focusctl: MESSAGE`: every error line focusctl writes starts so, but a configuration's
+    /// `PATH:LINE:COLUMN: message` lines.
+    static func prefixed(_ message: String) -> String {
+        message.hasPrefix("focusctl") ? message : "focusctl: " + message
     }
 
     static func fail(_ message: String, code: Int32) -> Never {

@@ -6,11 +6,24 @@ import FocusBridgeJSON
 import FocusBridgeTime
 import Foundation
 
-/// `focusctl focus on|off|list`.
+/// `focusctl focus [show]|on|off|list`.
 struct FocusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "focus", abstract: "Turn a Focus on or off, or list them.",
-        subcommands: [On.self, Off.self, List.self])
+        commandName: "focus", abstract: "Show the Focus that is on, turn one on or off, or list them.",
+        subcommands: [Show.self, On.self, Off.self, List.self], defaultSubcommand: Show.self)
+
+    /// `focusctl focus` alone: the Focus on now, as `status` says it.
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show the Focus that is on now.")
+
+        @OptionGroup var output: JSONOutput<JSONHelp.FocusNow>
+
+        func run() throws {
+            let status = ControlClient().report(StatusReport.self, .status).value
+            if output.json { return print(status.focus.map { JSONText.encode($0) } ?? "null") }
+            print(FocusCommand.describe(status.focus))
+        }
+    }
 
     struct On: ParsableCommand {
         static let configuration = CommandConfiguration(

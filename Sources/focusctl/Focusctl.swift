@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocusBridgeConfig
 import FocusBridgeCore
+import Foundation
 
 /// `focusctl`: controls and inspects a running focus-bridge.
 @main
@@ -12,14 +13,30 @@ struct Focusctl: ParsableCommand {
         subcommands: [StatusCommand.self, FocusCommand.self, DndCommand.self, SilentCommand.self, SummaryCommand.self, HistoryCommand.self,
                       ExplainCommand.self, ShowCommand.self, DismissCommand.self, DigestCommand.self,
                       AppsCommand.self, AppCommand.self, MuteCommand.self, UnmuteCommand.self,
-                      CheckConfigCommand.self, ReloadCommand.self, WatchCommand.self, ShareCommand.self])
+                      CheckConfigCommand.self, ReloadCommand.self, WatchCommand.self, ShareCommand.self, DoctorCommand.self])
 
-    /// A misspelt command word is answered before the parser's longer answer.
+    /// A misspelt command word is answered before the parser's longer answer. The parser's
+    /// own errors start as focusctl's do (`focusctl: …`, not `Error: …`), then its usage.
     static func main() {
         if let message = misspelt(Array(CommandLine.arguments.dropFirst())) {
             ControlClient.fail(message, code: ExitCode.validationFailure.rawValue)
         }
-        main(nil)
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code == .success {
+                if !message.isEmpty { print(message) }
+                Foundation.exit(0)
+            }
+            if !message.isEmpty {
+                let text = message.hasPrefix("Error: ") ? "focusctl: " + message.dropFirst("Error: ".count) : Substring(message)
+                FileHandle.standardError.write(Data((text + (text.hasSuffix("\n") ? "" : "\n")).utf8))
+            }
+            Foundation.exit(code.rawValue)
+        }
     }
 
     /// "focusctl: unknown command 'stauts'; did you mean 'status'?" for a command word that is

@@ -26,4 +26,6 @@ enum JSONHelp {
     enum Silent: JSONFlagHelp { static let text = "Print {\"silent\": true|false} (the state after the change)." }
     enum Status: JSONFlagHelp { static let text = "Print the status as one JSON object." }
     enum Delivered: JSONFlagHelp { static let text = "Print {\"delivered\": N}." }
+    enum FocusNow: JSONFlagHelp { static let text = "Print the status's focus object, or null when none is on." }
+    enum Doctor: JSONFlagHelp { static let text = "Print {\"ok\": true|false, \"checks\": [{\"check\", \"ok\", \"found\", \"fix\"}]}." }
 }

@@ -33,11 +33,19 @@ struct StatusCommand: ParsableCommand {
             ["Muted", Self.describe(status.mutes)],
             ["Window", Self.describe(status.windows)],
         ]
+        if let config = status.config {
+            rows.append(["Config", config.path])
+            if let refused = config.refused {
+                rows.append(["Config refused", refused.summary + "; the running configuration stays until the file loads"])
+            }
+        }
+        if let log = status.log { rows.append(["Log", log.read]) }
         if let state = status.state {
             rows.append(["State", Self.describe(state)])
             if let problem = state.problem { rows.append(["State problem", problem]) }
         }
-        // Right under the downstream it is about: a daemon that cannot start.
+        // Right under the downstream it is about: a daemon that cannot start, and why likely.
+        if let cause = downstream.cause { rows.insert(["Likely cause", cause], at: 4) }
         if let problem = downstream.problem { rows.insert(["Problem", problem], at: 4) }
         print(Table.render(rows))
     }
@@ -54,7 +62,7 @@ struct StatusCommand: ParsableCommand {
     /// how many notifications that concerns.
     static func describe(_ state: StatusReport.State) -> String {
         var text = state.folder + (state.inMemory ? " (cannot be used: state in memory only)" : "")
-        if state.unwritten > 0 { text += "; \(state.unwritten) notification(s) not written there yet" }
+        if state.unwritten > 0 { text += "; \(Count.of(state.unwritten, "notification")) not written there yet" }
         if state.lost > 0 { text += "; \(state.lost) missing from history (could not be kept)" }
         return text
     }
@@ -66,10 +74,13 @@ struct StatusCommand: ParsableCommand {
             .joined(separator: ", ")
     }
 
-    /// The daemon's own Do Not Disturb, for the plain status.
+    /// The daemon's own Do Not Disturb, for the plain status: `on: dunst paused (dunstctl
+    /// set-paused); …`, or `off (dunstctl set-paused)` — `how` names the state when on, so off
+    /// names only the switch.
     static func describe(_ dnd: StatusReport.Downstream.DaemonDoNotDisturb?) -> String {
         guard let dnd else { return "none the bridge can read" }
         if dnd.on { return "on: \(dnd.how); it shows nothing the bridge delivers" }
-        return "off (\(dnd.how))"
+        guard dnd.how.hasSuffix(")"), let open = dnd.how.lastIndex(of: "(") else { return "off" }
+        return "off (" + dnd.how[dnd.how.index(after: open)...]
     }
 }

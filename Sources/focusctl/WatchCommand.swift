@@ -69,6 +69,10 @@ struct WaybarLine: Encodable {
         lines.append("Silent mode: \(status.silent ? "on" : "off")")
         if let dnd = status.downstream.daemonDoNotDisturb, dnd.on { lines.append("The daemon's own DND is on: \(dnd.how)") }
         if !status.mutes.isEmpty { lines.append("Muted: \(StatusCommand.describe(status.mutes))") }
+        if let refused = status.config?.refused { lines.append("Configuration refused: \(refused.summary)") }
+        if let problem = status.downstream.problem, !status.downstream.connected || status.downstream.mode == "log" {
+            lines.append("Daemon: \(problem)")
+        }
         let state = status.focus != nil ? "focus" : status.silent ? "silent" : "none"
         (text, alt, `class`, tooltip) = (status.focus?.name ?? "", state, state, lines.joined(separator: "\n"))
     }

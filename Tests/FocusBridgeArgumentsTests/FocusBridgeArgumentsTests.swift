@@ -156,9 +156,9 @@ final class FocusBridgeArgumentsTests: XCTestCase {
     /// What standard error gets: the sentence, the option's help after a missing value, the usage.
     func testTheErrorMessage() {
         let usage = "Usage: focus-bridge [--config <path>] [--downstream <mode>] [--downstream-name <name>] [--downstream-address <address>] [--state-dir <dir>] [--replace] [--print-downstream] -- [<command> ...]\n  See 'focus-bridge --help' for more information.\n"
-        XCTAssertEqual(refused(["--bogus"])?.message, "Error: Unknown option '--bogus'\n" + usage)
+        XCTAssertEqual(refused(["--bogus"])?.message, "focus-bridge: Unknown option '--bogus'\n" + usage)
         XCTAssertEqual(refused(["--state-dir"])?.message,
-                       "Error: Missing value for '--state-dir <dir>'\nHelp:  --state-dir <dir>  The state folder (default $XDG_STATE_HOME/focus-bridge).\n" + usage)
+                       "focus-bridge: Missing value for '--state-dir <dir>'\nHelp:  --state-dir <dir>  The state folder (default $XDG_STATE_HOME/focus-bridge).\n" + usage)
     }
 
     /// argument-parser's help, to the byte.

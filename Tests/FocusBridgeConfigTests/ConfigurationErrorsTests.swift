@@ -124,6 +124,17 @@ final class ConfigurationErrorsTests: XCTestCase {
         }
     }
 
+    /// `mute = true` in an app's table is no setting: a mute is for a while, set with focusctl;
+    /// the sentence says so and names the key that keeps an app quiet for good.
+    func testAMuteInAnAppsTableSaysWhereMutesLive() {
+        XCTAssertThrowsError(try Configuration.parse("[apps.\"Slack\"]\nmute = true\n", path: "c.toml")) { error in
+            XCTAssertEqual((error as? ConfigError)?.lines, [
+                "c.toml:2:1: unknown key `mute` in [apps.Slack]; a mute lasts a while and is set with `focusctl mute Slack` "
+                    + "(`focusctl unmute` ends it); to never show this app's notifications: `delivery = \"off\"`",
+            ])
+        }
+    }
+
     /// A key of a known table written at the top level says where it belongs.
     func testATopLevelKeyNamesItsTable() {
         let cases: [(String, String)] = [

@@ -25,7 +25,8 @@ final class ReportsJSONTests: XCTestCase {
         XCTAssertTrue(json["focus"] is NSNull)
         XCTAssertTrue(json["next-summary"] is NSNull)
         let downstream = try XCTUnwrap(json["downstream"] as? [String: Any])
-        for key in ["daemon", "problem", "daemon-dnd"] { XCTAssertTrue(downstream[key] is NSNull, key) }
+        for key in ["daemon", "problem", "daemon-dnd", "cause", "reason"] { XCTAssertTrue(downstream[key] is NSNull, key) }
+        XCTAssertEqual((downstream["failures"] as? [Any])?.count, 0)
         // Left out on purpose: capabilities before the daemon answered, the running counters in StateChanged.
         XCTAssertNil(downstream["capabilities"])
         let counts = try XCTUnwrap(json["counts"] as? [String: Any])

@@ -94,9 +94,12 @@ final class FirstHourTests: XCTestCase {
                                                   "XDG_DATA_DIRS": "/x:/y"])
         XCTAssertEqual(Array(custom.prefix(5)), ["/c/systemd/user", "/etc/systemd/user", "/d/systemd/user",
                                                  "/x/systemd/user", "/y/systemd/user"])
-        XCTAssertEqual(StartAdvice.notRunning(unitInstalled: true),
+        XCTAssertEqual(StartAdvice.notRunning(unitInstalled: true, userManager: true),
                        "focusctl: focus-bridge is not running on this session bus (start it with 'systemctl --user start focus-bridge').")
-        XCTAssertEqual(StartAdvice.notRunning(unitInstalled: false),
+        XCTAssertEqual(StartAdvice.notRunning(unitInstalled: false, userManager: true),
+                       "focusctl: focus-bridge is not running on this session bus (start it with 'focus-bridge &').")
+        // No user manager runs the session: a unit nothing can start is no advice.
+        XCTAssertEqual(StartAdvice.notRunning(unitInstalled: true, userManager: false),
                        "focusctl: focus-bridge is not running on this session bus (start it with 'focus-bridge &').")
     }
 

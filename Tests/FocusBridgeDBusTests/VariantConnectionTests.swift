@@ -212,7 +212,7 @@ final class SubprocessTests: XCTestCase {
         var ending: String?
         process.onExit { ending = $0 }
         MainLoop.iterate(blocking: false)
-        XCTAssertEqual(ending, "killed by signal \(SIGTERM)")
+        XCTAssertEqual(ending, "was killed by signal \(SIGTERM)")
     }
 
     func testAMissingProgramIsAnError() {

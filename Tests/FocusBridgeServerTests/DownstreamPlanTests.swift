@@ -1,4 +1,6 @@
 import FocusBridgeConfig
+import FocusBridgeControl
+import FocusBridgeCore
 import FocusBridgeServer
 import Foundation
 import XCTest
@@ -191,10 +193,10 @@ final class DownstreamPlanTests: XCTestCase {
         let owner = NameOwner(uniqueName: ":1.2", processID: 9, executable: "notification-daemon",
                               command: ["/usr/lib/notification-daemon/notification-daemon"])
         XCTAssertEqual(owner.kind, .replaceableDaemon("notification-daemon"))
-        XCTAssertTrue(DownstreamPlan.conflictSentence(owner: owner, replace: false).contains("--replace"))
+        XCTAssertTrue(owner.conflictSentence(replace: false).contains("--replace"))
         let other = NameOwner(uniqueName: ":1.3", processID: 10, executable: "my-notifier",
                               command: ["/opt/my notifier/my-notifier", "-v"])
-        XCTAssertTrue(DownstreamPlan.conflictSentence(owner: other, replace: false)
+        XCTAssertTrue(other.conflictSentence(replace: false)
             .contains("`focus-bridge --downstream spawn -- '/opt/my notifier/my-notifier' -v`"),
                       "the suggested command is the one that runs, runnable as it is")
     }

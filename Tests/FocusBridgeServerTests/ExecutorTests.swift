@@ -268,7 +268,7 @@ final class ExecutorTests: XCTestCase {
         XCTAssertEqual(Set(closedSignals.map(\.id)), Set(ids))
         XCTAssertEqual(closedSignals.map(\.reason), [.undefined, .undefined])
         for id in ids { XCTAssertEqual(try row(id)?.closeReason, CloseReason.undefined.rawValue) }
-        XCTAssertTrue(logs.lines.contains { $0.level == .warning && $0.message.contains("2 notification(s)") },
+        XCTAssertTrue(logs.lines.contains { $0.level == .warning && $0.message.contains("2 notifications it showed") },
                       "\(logs.lines)")
     }
 }

@@ -91,9 +91,9 @@ final class GroupCommitTests: XCTestCase {
         XCTAssertEqual(answered, [1, 2], "the callers still get their IDs")
         XCTAssertEqual(commit.unwritten, 3, "the batch waits in memory")
         XCTAssertEqual(commit.lost, 0)
-        XCTAssertTrue(commit.problem?.contains("3 notification(s) wait in memory") ?? false, "\(commit.problem ?? "nil")")
+        XCTAssertTrue(commit.problem?.contains("3 notifications wait in memory") ?? false, "\(commit.problem ?? "nil")")
         XCTAssertGreaterThan(changes, 0, "status is told")
-        XCTAssertTrue(logs.lines.contains { $0.level == .error && $0.message.contains("cannot write 3 notification(s)") },
+        XCTAssertTrue(logs.lines.contains { $0.level == .error && $0.message.contains("cannot write 3 notifications") },
                       "\(logs.lines)")
 
         // While it fails, what comes next waits too, answered at once, until the retry.
@@ -111,7 +111,7 @@ final class GroupCommitTests: XCTestCase {
         XCTAssertEqual(commit.unwritten, 0)
         XCTAssertNil(commit.problem)
         XCTAssertTrue(logs.lines.contains { $0.level == .info && $0.message.contains("works again") }, "\(logs.lines)")
-        XCTAssertTrue(logs.lines.contains { $0.message.contains("4 notification(s) kept in memory") }, "\(logs.lines)")
+        XCTAssertTrue(logs.lines.contains { $0.message.contains("4 notifications kept in memory") }, "\(logs.lines)")
     }
 
     /// A steady flood would keep the main loop from ever being idle: at `maxBatch` answers the

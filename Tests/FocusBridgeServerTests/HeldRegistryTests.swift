@@ -76,7 +76,7 @@ final class HeldRegistryTests: XCTestCase {
         XCTAssertEqual(restarted.waiting(.heldFocus).map(\.id), [1, 3])
         XCTAssertEqual(restarted.focusNames(besides: nil), ["Work"])
         XCTAssertEqual(restarted.focusNames(besides: "Work"), [])
-        XCTAssertTrue(logs.lines.contains { $0.message.contains("2 notification(s) still held from before") }, "\(logs.lines)")
+        XCTAssertTrue(logs.lines.contains { $0.message.contains("2 notifications still held from before") }, "\(logs.lines)")
     }
 
     func testAHoldRemovedBeforeItsCommitIsNeverWritten() throws {

@@ -239,6 +239,24 @@ def test_a_muted_app_is_recorded_never_shown_and_its_id_ends(focus_bridge, clien
     assert status(focusctl)["mutes"] == []
 
 
+def test_a_mute_keeps_urgent_notifications_quiet_and_says_so(focus_bridge, client, fake_daemon, focusctl):
+    """`notify-send -u critical` is the time-sensitive level: a mute keeps it quiet, and the
+    mute says so; only an app entitled to the critical level breaks through."""
+    focus_bridge("")
+    client.notify("seen", "", app="Noisy")
+    fake_daemon.wait_notify("seen")
+    out = fc_ok(focusctl, "mute", "Noisy").stdout
+    assert "urgent ones (notify-send -u critical) too" in out and "critical = true" in out, out
+    nid = client.notify("URGENT SALE", "", app="Noisy", hints={"urgency": GLib.Variant("y", 2)})
+    row = history_of(focusctl, nid)
+    assert row["decision"] == "muted" and row["level"] == "time-sensitive", row
+    trace = fc_json(focusctl, "explain", "--json", "--app", "Noisy", "--urgency", "critical")["trace"]
+    assert any("urgent ones too" in line for line in trace), trace
+    client.notify("after", "", app="Other")
+    fake_daemon.wait_notify("after")
+    assert "URGENT SALE" not in [n["summary"] for n in fake_daemon.notifies()]
+
+
 def test_a_mute_survives_a_restart_and_ends_on_time(focus_bridge, client, fake_daemon, focusctl, make_client, watch):
     b = focus_bridge("")
     client.notify("seen", "", app="Game")

@@ -3,6 +3,7 @@
 reloads (focusctl reload, SIGHUP, file change) where a broken file keeps the old
 behaviour — shown by the level a real notification reaches the daemon with."""
 
+import json
 import os
 import re
 import signal
@@ -12,7 +13,7 @@ import pytest
 
 from support.config_files import config_file, replace_file
 from support.fifos import release
-from support.focusctl import fc_json, first_output_line, location_line
+from support.focusctl import fc_json, first_output_line, location_line, next_json
 from support.policy import forwarded_urgency, history_row
 from support.processes import FOCUSCTL_BIN, REPO, run, session_env
 from support.waiting import wait_until
@@ -341,6 +342,42 @@ def test_reload_of_a_broken_file_keeps_the_old_config(policy_bridge, client, foc
     replace_file(path, ACTIVE_X)
     wait_level(focusctl, "active", what="fixed file")
     assert send.urgency() == (1, "active")
+
+
+def test_a_refused_file_shows_in_status_json_and_the_status_bar(policy_bridge, client, focusctl, watch, tmp_path):
+    """A file saved with a mistake is refused; not only the log says so: `status`, `status
+    --json` and the waybar tooltip show it with its first PATH:LINE:COLUMN, until it loads."""
+    b, fake = policy_bridge(PASSIVE_X)
+    path = config_file(tmp_path)
+    bar = watch("--waybar")
+    first = next_json(bar, what="the first waybar line")
+    assert "refused" not in first["tooltip"], first
+    assert fc_json(focusctl, "status", "--json")["config"] == {"path": str(path), "refused": None}
+
+    replace_file(path, FIVE_MISTAKES)
+    assert focusctl("reload").returncode == 1
+    refused = fc_json(focusctl, "status", "--json")["config"]["refused"]
+    assert refused, "status --json does not show the refused file"
+    want = ["%s:%s" % (path, line) for line in FIVE_MISTAKES_LINES]
+    assert refused["problems"] == want and refused["count"] == len(want), refused
+    assert refused["at"].endswith("Z"), refused
+
+    r = focusctl("status")
+    assert r.returncode == 0, r.stderr
+    row = [l for l in r.stdout.splitlines() if l.startswith("Config refused")]
+    assert row and want[0] in row[0] and "and %d more" % (len(want) - 1) in row[0], r.stdout
+
+    line = bar.wait_for(lambda l: "Configuration refused" in json.loads(l)["tooltip"], 5)
+    assert line, "the waybar tooltip never showed the refused file: %r" % bar.lines
+    assert "Configuration refused: " + want[0] in json.loads(line)["tooltip"], line
+
+    # Once the file loads, the refusal is gone everywhere.
+    replace_file(path, ACTIVE_X)
+    assert focusctl("reload").returncode == 0
+    assert fc_json(focusctl, "status", "--json")["config"]["refused"] is None, "the refusal stayed after the fix"
+    line = bar.wait_for(lambda l: "Configuration refused" not in json.loads(l)["tooltip"], 5)
+    assert line, "the waybar tooltip kept the refusal: %r" % bar.lines[-3:]
+    assert b.alive()
 
 
 def test_reload_of_a_file_with_many_mistakes_prints_and_logs_them_all(policy_bridge, client, focusctl, tmp_path):

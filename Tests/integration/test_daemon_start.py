@@ -80,6 +80,10 @@ def test_a_daemon_that_cannot_start_falls_back_to_log_mode(bridge_factory, daemo
     line = bridge.out.wait_for(lambda l: l.startswith("notify id=%d " % nid), 20)
     assert line and '"while dunst cannot start"' in line, bridge.stderr_tail()
 
+    # It waited for a daemon, then only the log printed it: history does not say delivered.
+    wait_until(lambda: [r for r in client.history(0, "") if r["id"] == nid and r["fate"] == "logged"], 5,
+               message="history never said notification %d was only logged" % nid)
+
     status = client.status()["downstream"]
     assert status["mode"] == "log" and status["connected"] is True, status
     assert status["problem"] == ("cannot start %s: it exited with status 1 before it served notifications "
@@ -143,3 +147,37 @@ def test_a_daemon_that_owns_the_name_and_exits_cannot_start_either(bridge_factor
     lines = bridge_lines_after_start(bridge)
     assert len(lines) == ATTEMPTS and all("cannot start" in l for l in lines), "\n".join(lines)
     assert bridge.stderr().count("failed to create display") == ATTEMPTS, "the daemon's own words stay in the log"
+
+
+@pytest.mark.parametrize("display", [None, ":99"], ids=["no-display", "display"])
+def test_every_command_that_cannot_start_is_kept_first_first_with_the_likely_cause(
+        bridge_factory, daemons, make_client, focusctl, display):
+    """Without a display no daemon can start: status keeps every command given up on, the
+    first (dunst, the one that mattered) first, and names the likely cause; with a display set
+    the cause is not claimed."""
+    env, folder = daemons(failing=["dunst", "mako"])
+    env["INVOCATION_ID"] = ""  # not started by a systemd unit
+    bridge = bridge_factory(mode=None, display=display, extra_env=env)
+    client = make_client()
+    wait_until(lambda: client.status()["downstream"]["mode"] == "log", 30,
+               message="never fell back to log mode:\n" + bridge.stderr_tail())
+    down = client.status()["downstream"]
+    dunst, mako = str(folder / "dunst"), str(folder / "mako")
+    reason = "it exited with status 1 before it served notifications"
+    assert down["failures"] == [{"command": dunst, "reason": reason, "attempts": ATTEMPTS},
+                                {"command": mako, "reason": reason, "attempts": ATTEMPTS}], down
+    assert down["problem"] == ("cannot start %s: %s (%d attempts); cannot start %s: %s (%d attempts); "
+                               "fell back to log mode" % (dunst, reason, ATTEMPTS, mako, reason, ATTEMPTS)), down
+    r = focusctl("status")
+    assert r.returncode == 0 and "cannot start %s" % dunst in r.stdout, r.stdout + r.stderr
+    if display is None:
+        assert down["cause"].startswith("neither DISPLAY nor WAYLAND_DISPLAY is set"), down
+        assert "exec focus-bridge" in down["cause"], down
+        assert "Likely cause  neither DISPLAY" in r.stdout, r.stdout
+    else:
+        assert down["cause"] is None, down
+        assert "Likely cause" not in r.stdout, r.stdout
+    # One log line per attempt still, the last one saying what happened and why likely.
+    lines = cannot_start_lines(bridge)
+    assert len(lines) == 2 * ATTEMPTS and "fell back to log mode" in lines[-1], "\n".join(lines)
+    assert ("likely cause: neither DISPLAY" in lines[-1]) == (display is None), lines[-1]

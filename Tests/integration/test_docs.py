@@ -371,8 +371,8 @@ def test_every_daemon_has_its_recipe():
     for needle in ["org.erikreider.swaync.cc", "--replace", "org.kde.plasmashell", "org.gnome.Shell"]:
         assert needle in daemons.group(1), needle
     # The sentence focus-bridge says when a daemon is in the way points here.
-    plan = (ROOT / "Sources" / "FocusBridgeServer" / "Downstream" / "DownstreamPlan.swift").read_text(encoding="utf-8")
-    assert "see DAEMONS in focus-bridge(1)" in plan
+    owner = (ROOT / "Sources" / "FocusBridgeCore" / "NameOwner.swift").read_text(encoding="utf-8")
+    assert "see DAEMONS in focus-bridge(1)" in owner
 
 
 WAYBAR_KEYS = ["text", "alt", "tooltip", "class"]

@@ -87,7 +87,7 @@ def test_history_follows_a_held_notification_to_its_digest_replay_and_end(focus_
 
     # what the digest's Show All does, from the command line
     r = fc_ok(focusctl, "digest", "show-all")
-    assert r.stdout.strip() == "Digest %d: 1 notification is shown now, each as itself." % digest, r.stdout
+    assert r.stdout.strip() == "Digest %d: its notification is shown now, as itself." % digest, r.stdout
     rec = fake_daemon.wait_notify("Sale ends soon")
     assert rec["actions"] == ["open", "Open"]
     row = history_of(focusctl, nid)
@@ -164,7 +164,7 @@ def test_dismiss_ends_a_held_notification_once_with_reason_2(focus_bridge, fake_
 
     # once ended, it is not held: a second dismiss says so, and tells nobody anything
     r = fc_fails(focusctl, "dismiss", str(nid))
-    assert one_line(r) == ("notification %d (Shop) is not held (held-focus → dismissed); focusctl dismiss ends "
+    assert one_line(r) == ("focusctl: notification %d (Shop) is not held (held-focus → dismissed); focusctl dismiss ends "
                            "held notifications only." % nid), r.stderr
     assert closed_count(client, nid) == 1
 
@@ -275,19 +275,19 @@ def test_bad_ids_get_one_sentence(focus_bridge, fake_daemon, client, focusctl):
     focus_bridge(WORK)
     for args in (["show", "9999"], ["dismiss", "9999"], ["explain", "9999"]):
         r = fc_fails(focusctl, *args)
-        assert one_line(r) == "there is no notification 9999 in history (focusctl history lists the IDs).", (args, r.stderr)
+        assert one_line(r) == "focusctl: there is no notification 9999 in history (focusctl history lists the IDs).", (args, r.stderr)
     for args in (["show", "x"], ["dismiss", "0"], ["explain", "0"], ["digest", "show-all", "1.5"]):
         r = fc_fails(focusctl, *args)
         assert re.fullmatch(r'focusctl: ID takes a notification ID as focusctl history lists them \(a whole number '
                             r'of 1 or more\), not ".*"\.', one_line(r)), (args, r.stderr)
     r = fc_fails(focusctl, "digest", "show-all", "9999")
-    assert one_line(r) == "digest 9999 is not open (it stands for no held notification now); no digest is open."
+    assert one_line(r) == "focusctl: digest 9999 is not open (it stands for no held notification now); no digest is open."
     for args in (["dismiss"], ["dismiss", "-3"]):  # "-3" is taken for an option: no ID given
         r = fc_fails(focusctl, *args, code=64)
-        assert r.stderr.splitlines()[0] == ("Error: Give the ID of a held notification (a whole number of 1 or more, "
+        assert r.stderr.splitlines()[0] == ("focusctl: Give the ID of a held notification (a whole number of 1 or more, "
                                             "as focusctl history lists them), or --all-held."), (args, r.stderr)
     r = fc_fails(focusctl, "dismiss", "3", "--all-held", code=64)
-    assert r.stderr.splitlines()[0] == "Error: Give an ID or --all-held, not both.", r.stderr
+    assert r.stderr.splitlines()[0] == "focusctl: Give an ID or --all-held, not both.", r.stderr
     fc_fails(focusctl, "explain", "3", "--app", "Slack", code=64)
     fc_fails(focusctl, "explain", code=64)
     # the bridge is still there and answers

@@ -3,13 +3,14 @@ run as a person types it: what each command says, compared with focusctl(1)."""
 
 import json
 import re
+import socket
 import subprocess
 from datetime import datetime
 from pathlib import Path
 
 from support.bridge import wait_connected
 from support.focus import assert_not_forwarded, byte, far_time
-from support.focusctl import decisions, fc_json, fc_ok
+from support.focusctl import decisions, fc_json, fc_ok, status
 from support.processes import FOCUSCTL_BIN, session_env
 from support.waiting import wait_until
 
@@ -223,6 +224,18 @@ def test_a_dnd_table_replaces_the_built_in(focus_bridge, client, focusctl, fake_
     fake_daemon.wait_notify("shop allowed")
 
 
+def test_focus_alone_shows_the_focus_that_is_on(focus_bridge, focusctl):
+    focus_bridge(WORK)
+    r = fc_ok(focusctl, "focus")
+    assert r.stdout.strip() == "No Focus is on.", r.stdout
+    assert fc_ok(focusctl, "focus", "--json").stdout.strip() == "null"
+    fc_ok(focusctl, "focus", "on", "work", "--for", "1h")
+    r = fc_ok(focusctl, "focus")
+    assert re.fullmatch(r"work is on until \d\d:\d\d \(manual\)\.", r.stdout.strip()), r.stdout
+    shown = json.loads(fc_ok(focusctl, "focus", "show", "--json").stdout)
+    assert shown == status(focusctl)["focus"] and shown["name"] == "work", shown
+
+
 # --------------------------------------------------------------------------- mistakes
 def test_misspelt_command_gets_a_suggestion(bus, focusctl):
     for args, line in [(["stauts"], "focusctl: unknown command 'stauts'; did you mean 'status'?"),
@@ -238,7 +251,7 @@ def test_misspelt_focus_gets_the_closest_name(focus_bridge, focusctl):
     focus_bridge(WORK)
     r = focusctl("focus", "on", "wrok")
     assert r.returncode == 1, r
-    assert one_line(r) == 'there is no Focus named "wrok"; did you mean \'work\'? (known: work, dnd).'
+    assert one_line(r) == 'focusctl: there is no Focus named "wrok"; did you mean \'work\'? (known: work, dnd).'
     r = focusctl("explain", "--app", "Shop", "--focus", "wrok")
     assert r.returncode == 1 and "did you mean 'work'?" in r.stderr, r.stderr
 
@@ -279,8 +292,13 @@ def test_help_says_each_default_once():
 
 
 def test_not_running_names_the_installed_way_to_start(bus, tmp_path):
+    """The unit where a user systemd manager runs the session and has it; the program itself
+    everywhere else, also where the unit is installed but no manager runs (a window manager
+    started by startx): `systemctl --user` has nothing to talk to there."""
     home = tmp_path / "home"
-    env = session_env(bus.address, HOME=home, XDG_DATA_DIRS=tmp_path / "none")
+    runtime = tmp_path / "run"
+    runtime.mkdir(mode=0o700)
+    env = session_env(bus.address, HOME=home, XDG_DATA_DIRS=tmp_path / "none", XDG_RUNTIME_DIR=runtime)
     for key in ("XDG_CONFIG_HOME", "XDG_DATA_HOME"):
         env.pop(key, None)
     system_unit = [p for p in ("/etc/systemd/user", "/usr/local/lib/systemd/user", "/usr/lib/systemd/user",
@@ -293,6 +311,16 @@ def test_not_running_names_the_installed_way_to_start(bus, tmp_path):
     unit.parent.mkdir(parents=True)
     unit.write_text("[Unit]\n")
     r = subprocess.run([FOCUSCTL_BIN, "status"], env=env, capture_output=True, text=True, timeout=15)
+    assert r.returncode == 2
+    assert one_line(r) == "focusctl: focus-bridge is not running on this session bus (start it with 'focus-bridge &')."
+    # A user manager listens: its socket in the runtime folder.
+    (runtime / "systemd").mkdir()
+    manager = socket.socket(socket.AF_UNIX)
+    manager.bind(str(runtime / "systemd" / "private"))
+    try:
+        r = subprocess.run([FOCUSCTL_BIN, "status"], env=env, capture_output=True, text=True, timeout=15)
+    finally:
+        manager.close()
     assert r.returncode == 2
     assert one_line(r) == ("focusctl: focus-bridge is not running on this session bus "
                            "(start it with 'systemctl --user start focus-bridge').")

@@ -65,7 +65,7 @@ def test_a_flood_of_big_notifications_leaves_the_state_folder_within_history_max
         assert summary in shown and shown[summary]["id"] == nid, (summary, sorted(shown)[:5])
         # kept text stays cut as it was kept
         assert len(shown[summary]["body"].encode()) == BODY_BYTES
-    assert "oldest notification(s) forgotten to keep it within 64 MiB" in bridge.stderr()
+    assert "forgotten, the oldest, to keep it within 64 MiB" in bridge.stderr()
 
     assert bridge.stop() == 0
     db = sqlite3.connect(str(bridge.state_dir / "state.sqlite3"))

@@ -5,7 +5,7 @@ import re
 
 from gi.repository import GLib
 
-from support.waiting import pump_until
+from support.waiting import pump_until, wait_until
 
 TEST_TIMEOUT = 30
 
@@ -48,6 +48,21 @@ def test_each_notification_is_one_line(bridge_factory, client):
     ev = next_event(b, "notify", nid)
     assert ev == {"kind": "notify", "id": nid, "app": "Log App", "level": "active",
                   "summary": summary, "body": body}
+
+
+def test_history_says_logged_not_delivered(bridge_factory, client, focusctl):
+    """What only the log printed was shown by no daemon: its fate is `logged` (focusctl(1),
+    history); the decision to deliver it stays the policy's."""
+    b = bridge_factory("log")
+    nid = client.notify("printed only", app="Log App")
+    next_event(b, "notify", nid)
+    row = wait_until(lambda: next((r for r in client.history(0, "") if r["id"] == nid and r["steps"]), None), 5,
+                     message="history never noted that notification %d was only logged" % nid)
+    assert row["fate"] == "logged" and row["decision"] == "delivered", row
+    assert [s["step"] for s in row["steps"]] == ["logged"], row
+    table = focusctl("history", "--limit", "1")
+    assert table.returncode == 0 and re.search(r"\bactive\s+logged\s+printed only$", table.stdout, re.M), table.stdout
+    assert "delivered" not in table.stdout, table.stdout
 
 
 def test_close_is_logged(bridge_factory, client):

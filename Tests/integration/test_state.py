@@ -88,4 +88,4 @@ def test_history_older_than_history_days_is_pruned_at_start(bridge_factory, fake
     second = bridge_factory()
     summaries = [e["summary"] for e in make_client().history(50, "Old")]
     assert summaries == ["yesterday"], summaries
-    assert "2 notification(s) older than 2 day(s) forgotten" in second.stderr()
+    assert "2 notifications older than 2 days forgotten" in second.stderr()

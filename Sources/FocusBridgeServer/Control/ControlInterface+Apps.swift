@@ -48,7 +48,7 @@ extension ControlInterface {
             guard until.timeIntervalSince1970.isFinite, until > now else { throw Refused("the end of a mute must be in the future") }
             guard until.timeIntervalSince(now) <= MuteList.longest else { throw Refused("a mute lasts a week at most") }
             preferences.mute(app, until: until)
-            reply(call, app, "\(app) is muted until \(Timestamp.string(until)).")
+            reply(call, app, "\(app) is muted until \(Fate.localTime(until, now: now)).")
         case .unmute:
             let name = arguments.child(0).string ?? ""
             let app = try knownApp(name, new: true)

@@ -31,6 +31,12 @@ final class ControlInterface {
     let configPath: String
     /// What the window watcher knows, for `status`.
     var windows: () -> WindowReport? = { nil }
+    /// The configuration file and its refusal, for `status`.
+    var config: () -> StatusReport.Config? = { nil }
+    /// Where the log goes, for `status`.
+    var log: StatusReport.Log?
+    /// Why this downstream (the plan's reason), for `status`.
+    var downstreamReason: String?
     private var lastAnnounced = ""
     private var announcing = false
     /// The connections that asked for `StateChanged` (`Watch`), all of the bridge's own user:
@@ -157,12 +163,14 @@ final class ControlInterface {
                               connected: bridge.downstream.isConnected,
                               daemon: bridge.downstream.serverInformation, problem: bridge.downstream.problem,
                               capabilities: bridge.capabilities,
-                              daemonDoNotDisturb: bridge.downstream.daemonQuiet.map { .init(on: $0.on, how: $0.how) }),
+                              daemonDoNotDisturb: bridge.downstream.daemonQuiet.map { .init(on: $0.on, how: $0.how) },
+                              failures: bridge.downstream.failures,
+                              cause: bridge.downstream.likelyCause, reason: downstreamReason),
             counts: .init(received: bridge.received, delivered: bridge.delivered, queued: bridge.queuedCount,
                           inFlight: bridge.inFlightCount, heldFocus: bridge.heldCount(.heldFocus),
                           heldSummary: bridge.heldCount(.heldSummary)),
             mutes: bridge.preferences.mutes.active(at: bridge.clock.now).map(MuteReport.init),
-            windows: windows(), state: state())
+            windows: windows(), state: state(), config: config(), log: log)
     }
 
     /// The state folder: whether the bridge can write there, and what waits to be written.

@@ -86,7 +86,7 @@ final class FocusController {
         bridge.activeFocus = current
         if previous?.name != current?.name {
             if let current {
-                let until = current.until.map { " until \(Timestamp.string($0))" } ?? ""
+                let until = current.until.map { " until \(Fate.localTime($0, now: Instant()))" } ?? ""
                 logger.info("Focus \(current.name) on (\((current.reason ?? current.source.rawValue).escapingControlCharacters))\(until)")
             } else if let previous {
                 logger.info("Focus \(previous.name) off")
@@ -111,7 +111,7 @@ final class FocusController {
         historyPruned = now
         do {
             let removed = try store.pruneHistory(before: retention.cutoff(at: now))
-            if removed > 0 { logger.info("history: \(removed) notification(s) older than \(retention.days) day(s) forgotten") }
+            if removed > 0 { logger.info("history: \(Count.of(removed, "notification")) older than \(Count.of(retention.days, "day")) forgotten") }
         } catch {
             logger.error("cannot prune the history: \(error)")
         }
@@ -132,7 +132,7 @@ final class FocusController {
         let due = summary.instants(after: last, through: now)
         guard !due.isEmpty else { return }
         let count = bridge.deliverSummary()
-        logger.info("scheduled summary (\(due.count) time(s) due): \(count) notification(s)")
+        logger.info("scheduled summary (\(Count.of(due.count, "time")) due): \(Count.of(count, "notification"))")
     }
 
     /// Since when the screen is locked (nil: unlocked).

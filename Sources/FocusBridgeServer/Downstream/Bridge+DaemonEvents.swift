@@ -21,7 +21,7 @@ extension Bridge: DownstreamEvents {
         for id in ownIDs.sorted() { endMembers(of: id, reason: .undefined) }
         stateChanged()
         guard !shown.isEmpty else { return }
-        logger.warning("the daemon went away; \(shown.count) notification(s) it showed are reported closed")
+        logger.warning("the daemon went away; the \(Count.of(shown.count, "notification")) it showed reported closed")
         for entry in shown {
             tables.closed(entry.id)
             ended(entry.id, reason: .undefined, holders: entry.holders)

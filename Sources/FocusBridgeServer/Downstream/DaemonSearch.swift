@@ -1,3 +1,4 @@
+import FocusBridgeCore
 import FocusBridgeSystem
 
 /// Where `auto` looks for the known daemons: each folder of PATH, then the library folders

@@ -28,11 +28,17 @@ protocol Downstream: AnyObject {
     var problem: String? { get }
     /// The daemon's own Do Not Disturb, where it has one the bridge can read (nil: unknown).
     var daemonQuiet: DaemonQuiet? { get }
+    /// Every daemon command given up on, first first (spawn mode).
+    var failures: [DaemonStartFailure] { get }
+    /// Why no daemon can likely start (no display), while none serves.
+    var likelyCause: String? { get }
     func stop()
 }
 
 extension Downstream {
     var problem: String? { nil }
+    var failures: [DaemonStartFailure] { [] }
+    var likelyCause: String? { nil }
     var daemonQuiet: DaemonQuiet? { nil }
 }
 

@@ -1,4 +1,5 @@
 import FocusBridgeConfig
+import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeSystem
@@ -68,19 +69,19 @@ public struct DownstreamPlan: Equatable, Sendable {
             ? NameOwner.lookup(notificationsName, nameOwner: nameOwner, processID: processID, process: process) : nil
         switch settings.mode {
         case .log:
-            return DownstreamPlan(target: .log, reason: "log mode was asked for")
+            return DownstreamPlan(target: .log, reason: DownstreamReason.asked("log"))
         case .name:
             let name = settings.name ?? "org.gnome.Shell"
-            return DownstreamPlan(target: .name(name), reason: "name mode was asked for")
+            return DownstreamPlan(target: .name(name), reason: DownstreamReason.asked("name"))
         case .address:
             guard let address = settings.address else {
                 throw PlanError("address mode needs an address (`[downstream] address` or --downstream-address)")
             }
             return DownstreamPlan(target: .address(address, name: settings.name ?? "org.freedesktop.Notifications"),
-                                  reason: "address mode was asked for", passthroughNames: settings.passthroughNames)
+                                  reason: DownstreamReason.asked("address"), passthroughNames: settings.passthroughNames)
         case .spawn:
             if !settings.command.isEmpty {
-                return spawning(settings.command, reason: "spawn mode was asked for", settings: settings)
+                return spawning(settings.command, reason: DownstreamReason.asked("spawn"), settings: settings)
             }
             if replacing, let owner, let plan = runningEvicted(owner, settings: settings, search: search,
                                                                         prefix: "spawn mode") {
@@ -158,7 +159,7 @@ public struct DownstreamPlan: Equatable, Sendable {
         if let owner, owner.kind.isStandaloneDaemon {
             var planned: [String]?
             if case .spawn(let command) = plan.target { planned = command }
-            throw PlanError(conflictSentence(owner: owner, replace: false, planned: planned), runningDaemon: owner, plan: plan)
+            throw PlanError(owner.conflictSentence(replace: false, planned: planned), runningDaemon: owner, plan: plan)
         }
         return plan
     }
@@ -179,145 +180,7 @@ public struct PlanError: Error, CustomStringConvertible {
     }
 }
 
-/// Who owns a bus name: the connection and, when the bus and /proc tell, its process.
-public struct NameOwner: Equatable, Sendable {
-    public var uniqueName: String
-    public var processID: UInt32?
-    /// The executable's file name (`dunst`, `gjs-console`, …).
-    public var executable: String?
-    /// Its command line, runnable again (`/proc/PID/cmdline`, a bare executable name made
-    /// absolute from `/proc/PID/exe`): what `--replace` runs behind the bridge.
-    public var command: [String]?
-
-    public init(uniqueName: String, processID: UInt32? = nil, executable: String? = nil, command: [String]? = nil) {
-        self.uniqueName = uniqueName
-        self.processID = processID
-        self.executable = executable
-        self.command = command
-    }
-
-    /// What /proc tells of a process.
-    public struct Process: Equatable, Sendable {
-        public var executable: String?
-        public var command: [String]?
-
-        public init(executable: String?, command: [String]?) {
-            self.executable = executable
-            self.command = command
-        }
-
-        /// Reads `/proc/PID/exe` and `/proc/PID/cmdline`.
-        public static func read(_ pid: UInt32) -> Process {
-            let exe = try? FileStatus.symbolicLinkDestination("/proc/\(pid)/exe")
-            // A command line is at most a few hundred KiB (the kernel's argument limit).
-            let bytes = try? FileReading.readRegularFile("/proc/\(pid)/cmdline", limit: 4 << 20)
-            return Process(executable: SenderDirectory.identity(ofProcess: pid).executable,
-                           command: bytes.flatMap(ProcessCommandLine.parse)
-                               .map { ProcessCommandLine.runnable($0, executablePath: exe) })
-        }
-    }
-
-    /// Asks the bus who owns `name` and which process that is, then /proc for its executable
-    /// and command line.
-    public static func lookup(_ name: String, nameOwner: (String) -> String?, processID: (String) -> UInt32?,
-                              process: (UInt32) -> Process = Process.read) -> NameOwner? {
-        guard let unique = nameOwner(name) else { return nil }
-        let pid = processID(unique)
-        let found = pid.map(process)
-        return NameOwner(uniqueName: unique, processID: pid, executable: found?.executable, command: found?.command)
-    }
-
-    /// What kind of program it is, as far as the bridge knows.
-    public enum Kind: Equatable, Sendable {
-        /// dunst, mako, swaync, xfce4-notifyd or lxqt-notificationd: exits (or idles) without the
-        /// name, never hands it over.
-        case standaloneDaemon(String)
-        /// notification-daemon: hands the name over to --replace, which runs it behind the bridge.
-        case replaceableDaemon(String)
-        /// GNOME Shell's notification service: hands the name over to --replace, takes it back later.
-        case gnomeShell
-        /// plasmashell: owns the name with REPLACE_EXISTING and never hands it over.
-        case plasma
-        /// Another focus-bridge.
-        case focusBridge
-        case other
-
-        public var isStandaloneDaemon: Bool {
-            if case .standaloneDaemon = self { return true }
-            return false
-        }
-    }
-
-    public var kind: Kind {
-        switch executable {
-        case let name? where KnownDaemon.named(name)?.allowsReplacement == true: .replaceableDaemon(name)
-        case let name? where KnownDaemon.named(name) != nil: .standaloneDaemon(name)
-        case "gnome-shell", "gjs", "gjs-console": .gnomeShell
-        case "plasmashell": .plasma
-        case "focus-bridge": .focusBridge
-        default: .other
-        }
-    }
-
-    /// "dunst (PID 4242, :1.7)".
-    public var described: String {
-        "\(executable ?? "an unknown program") (PID \(processID.map(String.init) ?? "unknown"), \(uniqueName))"
-    }
-}
-
 extension DownstreamPlan {
-    /// The one sentence said when `org.freedesktop.Notifications` is already owned by `owner` and
-    /// focus-bridge cannot have it (`replace`: focus-bridge asked with --replace and still failed).
-    /// It names the owner and its PID and says how to put that daemon behind the bridge;
-    /// `planned`, the command `auto` would run once it is stopped, when it is known: when that is
-    /// another daemon, the sentence says so and how to keep the running one.
-    public static func conflictSentence(owner: NameOwner, replace: Bool, planned: [String]? = nil) -> String {
-        let name = notificationsName
-        switch owner.kind {
-        case .standaloneDaemon(let daemon):
-            let start = "\(name) is owned by \(owner.described), a notification daemon running on its own that never hands "
-                + "the name over; to put it behind the bridge, stop it, keep it from being started by itself "
-                + "(see DAEMONS in focus-bridge(1)) and start focus-bridge again: it then runs "
-            // auto runs the first installed daemon, which need not be the one the user runs now.
-            if let planned, let other = KnownDaemon.running(planned)?.name, other != daemon {
-                return start + "\(other), the first installed, on a bus of its own (to keep \(daemon), set "
-                    + "command = [\"\(daemon)\"] in the [downstream] table)."
-            }
-            return start + "\(daemon) itself, on a bus of its own."
-        case .gnomeShell:
-            // GNOME 43's helper owns the name with REPLACE and never allows replacement, but
-            // waits in the queue: the bridge must own the name before the shell starts.
-            return "\(name) is owned by GNOME Shell's notification service \(owner.described), which never hands it "
-                + "over, not even to --replace; focus-bridge must own the name before GNOME Shell starts: enable the "
-                + "installed unit (systemctl --user enable focus-bridge.service, ordered before the shell) and log in "
-                + "again; GNOME's service then waits behind the bridge and takes the name back when it stops "
-                + "(see GNOME in focus-bridge(1))."
-        case .plasma:
-            return "\(name) is owned by \(owner.described), which never hands it over, not even to --replace; "
-                + "focus-bridge must own the name before plasmashell starts: enable the installed unit "
-                + "(systemctl --user enable focus-bridge.service, ordered before plasmashell) and log in again "
-                + "(see Plasma in focus-bridge(1))."
-        case .replaceableDaemon(let daemon):
-            if replace {
-                return "\(name) is owned by \(owner.described), which did not hand it over to --replace; stop it "
-                    + "and start focus-bridge again: it then runs \(daemon) itself, on a bus of its own."
-            }
-            return "\(name) is owned by \(owner.described), which hands the name over: start focus-bridge with "
-                + "--replace to take it and run \(daemon) behind the bridge (see DAEMONS in focus-bridge(1))."
-        case .focusBridge:
-            return "\(name) is owned by another \(owner.described); stop that one first "
-                + "(`systemctl --user stop focus-bridge`), or talk to it with focusctl."
-        case .other:
-            let program = owner.command.map(ProcessCommandLine.shellLine) ?? owner.executable ?? "DAEMON"
-            return "\(name) is owned by \(owner.described)"
-                + (replace ? ", which does not allow replacement" : "")
-                + "; if it is your notification daemon, stop it, keep it from being started by itself "
-                + "(see DAEMONS in focus-bridge(1)) and run it behind the bridge "
-                + "(`focus-bridge --downstream spawn -- \(program)`)"
-                + (replace ? "." : ", or start focus-bridge with --replace if it allows replacement (it then runs it behind itself).")
-        }
-    }
-
     /// `MODE: TARGET (REASON)`, the line `--print-downstream` prints.
     public var line: String { "\(mode): \(targetDescription) (\(reason))" }
 

@@ -27,6 +27,8 @@ final class FallbackDownstream: Downstream {
     var serverInformation: ServerInformation? { current.serverInformation }
     var passthrough: Passthrough? { daemonBus.passthrough }
     var problem: String? { daemon.problem }
+    var failures: [DaemonStartFailure] { daemon.failures }
+    var likelyCause: String? { daemon.likelyCause }
     var daemonQuiet: DaemonQuiet? { fellBack ? nil : daemonBus.daemonQuiet }
 
     func start() { current.start() }

@@ -16,6 +16,12 @@ protocol ForwarderEvents: AnyObject {
     func took()
     /// Before the heap is trimmed after a burst: caches to give back first (SQLite's pages).
     func trimming()
+    /// `id` went to the log, not to a daemon (log mode).
+    func logged(_ id: UInt32)
+}
+
+extension ForwarderEvents {
+    func logged(_ id: UInt32) {}
 }
 
 /// Forwarding to the daemon: the queue (first in, first out, at most 8 calls in flight, bounded
@@ -120,6 +126,8 @@ final class Forwarder {
             delivered += 1
             // One that ended while the daemon was answering stays unbound.
             if events?.isAlive(job.id) ?? true { daemonIDs.bind(job.id, daemonID: daemonID) }
+            // History must not say delivered for what only the log printed.
+            if downstream.mode == .log { events?.logged(job.id) }
             events?.took()
         case .failure(let error) where error.meansDaemonAbsent:
             queue.retry(job) // sent again when the daemon is back

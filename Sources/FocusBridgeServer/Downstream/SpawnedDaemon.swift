@@ -1,6 +1,7 @@
 import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeLoop
+import FocusBridgeSystem
 import FocusBridgeTime
 import Logging
 #if canImport(Glibc)
@@ -35,10 +36,13 @@ final class SpawnedDaemon {
     /// Counts starts: an answer meant for an earlier process is not taken for the current one's.
     private var generation = 0
     private var connection: VariantConnection?
-    /// "cannot start X: reason" for each command given up on, kept after a fallback.
-    private var givenUp: [String] = []
-    /// Why no daemon serves, or which commands were given up on; nil while all is well.
+    /// Every command given up on, first first, kept after a fallback.
+    private(set) var failures: [DaemonStartFailure] = []
+    /// Why no daemon serves, or which commands were given up on (all of them, first first);
+    /// nil while all is well.
     private(set) var problem: String?
+    /// Why no daemon can likely start (no display), while none serves; nil otherwise.
+    private(set) var likelyCause: String?
     /// Called when `problem` or `command` changed.
     var changed: () -> Void = {}
     /// Called once, when no command is left to try.
@@ -110,7 +114,8 @@ final class SpawnedDaemon {
         let name = command[0].split(separator: "/").last.map(String.init) ?? command[0]
         logger.info("\(name) (PID \(processID)) serves notifications behind the bridge")
         let before = problem
-        problem = givenUp.isEmpty ? nil : givenUp.joined(separator: "; ") + "; runs \(name) instead"
+        problem = failures.isEmpty ? nil : given + "; runs \(name) instead"
+        likelyCause = nil
         if problem != before { changed() }
     }
 
@@ -125,28 +130,36 @@ final class SpawnedDaemon {
         MainLoop.after(milliseconds: delay) { [weak self] in self?.start() }
     }
 
-    /// One failed attempt: one log line, then a retry, the next command, or the log.
+    /// The commands given up on, in one text, first first.
+    private var given: String { failures.map(\.sentence).joined(separator: "; ") }
+
+    /// One failed attempt: one log line, then a retry, the next command, or the log. The status
+    /// keeps every command given up on before this one.
     private func cannotStart(_ reason: String) {
         let sentence = "cannot start \(command.joined(separator: " ")): \(reason)"
+        likelyCause = DaemonStartFailure.likelyCause(environment: Environment.all)
+        let cause = likelyCause.map { " (likely cause: \($0))" } ?? ""
         switch attempts.failed(reason) {
         case .retry(let delay):
-            problem = "\(sentence) (attempt \(attempts.failures) of \(StartAttempts.limit); "
+            let line = "\(sentence) (attempt \(attempts.failures) of \(StartAttempts.limit); "
                 + "trying again in \(Double(delay) / 1000) s)"
-            logger.error("\(problem!)")
+            problem = failures.isEmpty ? line : given + "; " + line
+            logger.error("\(line)")
             MainLoop.after(milliseconds: delay) { [weak self] in self?.start() }
             changed()
         case .giveUp:
-            givenUp.append(sentence)
+            let failure = DaemonStartFailure(command: command.joined(separator: " "), reason: reason)
+            failures.append(failure)
             attempts = StartAttempts()
             guard !fallbacks.isEmpty else {
-                problem = "\(sentence) (\(StartAttempts.limit) attempts); fell back to log mode"
-                logger.error("\(problem!): notifications are printed on standard output")
+                problem = given + "; fell back to log mode"
+                logger.error("\(failure.sentence); fell back to log mode: notifications are printed on standard output\(cause)")
                 changed()
                 return gaveUp()
             }
             let next = fallbacks.removeFirst()
-            problem = "\(sentence) (\(StartAttempts.limit) attempts); trying \(next.joined(separator: " ")) instead"
-            logger.error("\(problem!)")
+            problem = given + "; trying \(next.joined(separator: " ")) instead"
+            logger.error("\(failure.sentence); trying \(next.joined(separator: " ")) instead")
             command = next
             changed()
             start()

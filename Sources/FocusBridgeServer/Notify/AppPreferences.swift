@@ -70,7 +70,7 @@ final class AppPreferences {
 
     func mute(_ app: String, until: Instant) {
         mutes.mute(app, until: until)
-        logger.info("\(app.escapingControlCharacters) muted until \(Timestamp.string(until))")
+        logger.info("\(app.escapingControlCharacters) muted until \(Fate.localTime(until, now: Instant()))")
         write("the mute of \(app)") { try store.saveMute(MuteList.Mute(app: app, until: until)) }
         timer?.schedule(atSecondsSince1970: mutes.nextEnd?.timeIntervalSince1970)
         changed()

@@ -156,7 +156,7 @@ extension Bridge {
         digestAction(target, key: Digest.showAllKey)
         let n = items.count
         return FateActionReport(action: "show-all", ids: Digest.ordered(items).reversed().map(\.id), digest: target,
-                                message: "Digest \(target): \(n) notification\(n == 1 ? " is" : "s are") shown now, each as itself.")
+                                message: "Digest \(target): " + (n == 1 ? "its notification is shown now, as itself." : "\(n) notifications are shown now, each as itself."))
     }
 
     /// Closes digest `digest` on the daemon once it stands for nothing held.

@@ -21,13 +21,13 @@ extension Bridge {
         guard !items.isEmpty else { return }
         switch settings.general.afterFocus {
         case .digest:
-            logger.info("\(name) ended: \(items.count) held notification(s) in a digest")
+            logger.info("\(name) ended: \(Count.of(items.count, "held notification")) in a digest")
             send(Digest.afterFocus(name, items, away: away))
         case .replay:
-            logger.info("\(name) ended: replaying \(items.count) held notification(s)")
+            logger.info("\(name) ended: replaying \(Count.of(items.count, "held notification"))")
             replay(items.sorted { ($0.received, $0.id) < ($1.received, $1.id) }.map(\.id), cause: "the end of \(name)")
         case .none:
-            logger.info("\(name) ended: \(items.count) held notification(s) kept in history only")
+            logger.info("\(name) ended: \(Count.of(items.count, "held notification")) kept in history only")
             held.remove(items.map(\.id))
             // Never to be shown: dismissed, as the person chose.
             endedMany(items, reason: .dismissed)

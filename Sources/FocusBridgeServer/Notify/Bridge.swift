@@ -294,4 +294,5 @@ extension Bridge: ForwarderEvents {
     func givenUp(_ id: UInt32, reason: CloseReason) { notificationClosed(id, reason: reason) }
     func took() { feedReplays() }
     func trimming() { store.releaseMemory() }
+    func logged(_ id: UInt32) { commit.noteFate(id, FateStep(.logged, at: clock.now)) }
 }

@@ -21,6 +21,6 @@ final class FailureLog {
         // Nothing failing (nearly always): no look-up, which hashes the name (every commit says four).
         guard !streaks.isEmpty, streaks[operation] != nil, let count = streaks[operation]?.succeeded() else { return }
         streaks[operation] = nil
-        logger.info("\(operation) works again, after \(count) failed attempt(s)")
+        logger.info("\(operation) works again, after \(Count.of(count, "failed attempt"))")
     }
 }

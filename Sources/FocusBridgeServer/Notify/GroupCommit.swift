@@ -210,7 +210,7 @@ final class GroupCommit {
             try store.commit(history: batch.history, holds: batch.holds)
             failures.succeeded(Self.recording)
             failing = false
-            if late > 0 { logger?("\(late) notification(s) kept in memory while the state database could not be written are in history now") }
+            if late > 0 { logger?("\(Count.of(late, "notification")) kept in memory while the state database could not be written are in history now") }
         } catch {
             // The closings and fates are about rows not written either: they wait with them.
             keep(batch, error: error)
@@ -252,7 +252,7 @@ final class GroupCommit {
         guard let error else { return }
         failing = true
         reason = oneLine(error)
-        failures.failed(Self.recording, "cannot write \(backlog.history.count) notification(s) to the state database (\(reason)); forwarding goes on, and they wait in memory (held ones stay held), tried again every \(retryInterval) ms")
+        failures.failed(Self.recording, "cannot write \(Count.of(backlog.history.count, "notification")) to the state database (\(reason)); forwarding goes on, and they wait in memory (held ones stay held), tried again every \(retryInterval) ms")
     }
 
     /// Why the disk refused the last write (SQLite's words).
@@ -270,8 +270,8 @@ final class GroupCommit {
     /// What is wrong while a backlog waits, and how to fix it (one sentence); nil when writes work.
     var problem: String? {
         guard failing else { return nil }
-        return "cannot write to the state database \(store.path) (\(shortReason)); \(backlog.history.count) "
-            + "notification(s) wait in memory and are written once it can (held ones stay held); "
+        return "cannot write to the state database \(store.path) (\(shortReason)); \(Count.of(backlog.history.count, "notification")) "
+            + "wait in memory and are written once it can (held ones stay held); "
             + (lost > 0 ? "\(lost) could not be kept and are missing from history; " : "")
             + "free space on that disk or make it writable"
     }

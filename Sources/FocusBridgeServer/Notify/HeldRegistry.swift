@@ -38,7 +38,7 @@ final class HeldRegistry {
         try store.assignDigest(entries.filter { $0.digest != nil }.map(\.item.id), digest: nil)
         held.reserveCapacity(entries.count)
         for entry in entries { place(entry.item, digest: nil) }
-        if !held.isEmpty { logger.info("\(held.count) notification(s) still held from before") }
+        if !held.isEmpty { logger.info("\(Count.of(held.count, "notification")) still held from before") }
     }
 
     subscript(id: UInt32) -> HeldNotification? { held[id]?.item }

@@ -77,7 +77,7 @@ final class HistoryTrimmer {
         let now = clock.now
         if forgotten > 0, lastLogged.map({ now.timeIntervalSince($0) >= Self.logInterval || now < $0 }) ?? true {
             let megabytes = (size?.maxBytes ?? 0) / HistorySize.mebibyte
-            logger.info("history: \(forgotten) oldest notification(s) forgotten to keep it within \(megabytes) MiB (history-max-mb)")
+            logger.info("history: \(Count.of(forgotten, "notification")) forgotten, the oldest, to keep it within \(megabytes) MiB (history-max-mb)")
             forgotten = 0
             lastLogged = now
         }
