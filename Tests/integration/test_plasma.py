@@ -201,6 +201,23 @@ def test_a_focus_holds_before_plasma_and_its_digest_arrives_after(plasma):
 
 
 # --------------------------------------------------------------------------- order facts
+# --------------------------------------------------------------------------- asking for quiet
+def test_an_app_asking_for_quiet_is_passed_on_to_plasma(plasma):
+    """Plasma's own applet shows who asked for quiet (its external inhibitions): the bridge passes
+    Inhibit on to plasmashell, and ends it there with plasmashell's own cookie when it ends."""
+    slides = plasma.client("slides")
+    cookie = slides.call("Inhibit", GLib.Variant("(ssa{sv})", ("org.example.Slides", "Presenting", {})), "(u)")[0]
+    passed = pump_until(lambda: [c for c in plasma.monitor.calls("Inhibit") if c[1]], 10)
+    assert passed, "the bridge never passed Inhibit on to plasmashell"
+    (arguments, (plasma_cookie,)), = passed
+    assert arguments[:2] == ["org.example.Slides", "Presenting"], arguments
+    status = plasma.client("status").status()
+    assert (status["focus"]["name"], status["focus"]["source"]) == ("dnd", "inhibit"), status["focus"]
+    slides.call("UnInhibit", GLib.Variant("(u)", (cookie,)))
+    ended = pump_until(lambda: plasma.monitor.calls("UnInhibit"), 10)
+    assert ended and ended[0][0] == [plasma_cookie], "UnInhibit never reached plasmashell with its cookie: %r" % ended
+
+
 def test_when_the_bridge_stops_plasma_does_not_take_the_name_back(plasma):
     bridge = plasma.bridge
     if not bridge.stopped:

@@ -193,5 +193,35 @@ final class BusDownstream: Downstream {
         }
     }
 
+    /// Only plasmashell, in name mode: its own applet shows who asked for quiet.
+    private var passesInhibitions: Bool { mode == .name && daemonName == DesktopShell.plasma.busName }
+
+    func inhibit(desktopEntry: String, reason: String, completion: @escaping (UInt32?) -> Void) {
+        guard passesInhibitions, isConnected else { return completion(nil) }
+        do {
+            let message = try calls.methodCall(daemonName, NotificationsInterface.path, NotificationsInterface.name, "Inhibit")
+            try message.append(desktopEntry)
+            try message.append(reason)
+            try message.openDictionary()
+            try message.close()
+            calls.call(message, timeoutMilliseconds: Self.callTimeoutMilliseconds) { [logger, daemonName] result in
+                switch result {
+                case .success(let reply): completion(try? reply.readUInt32())
+                case .failure(let error):
+                    logger.debug("Inhibit passed on to \(daemonName): \(error)")
+                    completion(nil)
+                }
+            }
+        } catch {
+            completion(nil)
+        }
+    }
+
+    func uninhibit(daemonCookie: UInt32) {
+        guard passesInhibitions else { return }
+        NotificationsInterface.unInhibit(daemonCookie, on: calls, name: daemonName,
+                                         timeoutMilliseconds: Self.callTimeoutMilliseconds)
+    }
+
     func stop() {}
 }

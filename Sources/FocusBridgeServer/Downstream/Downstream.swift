@@ -32,6 +32,10 @@ protocol Downstream: AnyObject {
     var failures: [DaemonStartFailure] { get }
     /// Why no daemon can likely start (no display), while none serves.
     var likelyCause: String? { get }
+    /// Passes an app's request for quiet on to a daemon that shows it itself (plasmashell);
+    /// `completion` gets the daemon's cookie, nil where it is not passed on.
+    func inhibit(desktopEntry: String, reason: String, completion: @escaping (UInt32?) -> Void)
+    func uninhibit(daemonCookie: UInt32)
     func stop()
 }
 
@@ -40,6 +44,8 @@ extension Downstream {
     var failures: [DaemonStartFailure] { [] }
     var likelyCause: String? { nil }
     var daemonQuiet: DaemonQuiet? { nil }
+    func inhibit(desktopEntry: String, reason: String, completion: @escaping (UInt32?) -> Void) { completion(nil) }
+    func uninhibit(daemonCookie: UInt32) {}
 }
 
 /// What a downstream reports back to the bridge.

@@ -38,6 +38,10 @@ enum NotificationsInterface {
         }
     }
 
+    static func unInhibit(_ cookie: UInt32, on connection: MessageConnection, name: String, timeoutMilliseconds: Int32) {
+        call(connection, name, "UnInhibit", timeoutMilliseconds, { message throws(DBusError) in try message.append(cookie) }) { _ in }
+    }
+
     static func capabilities(on connection: MessageConnection, name: String, timeoutMilliseconds: Int32,
                              completion: @escaping (Result<[String]?, DBusError>) -> Void) {
         call(connection, name, "GetCapabilities", timeoutMilliseconds) { result in

@@ -40,6 +40,8 @@ final class Bridge {
     var gtkKeys = GtkKeys()
     /// Apps asking for quiet (`Inhibit`).
     let inhibitions = Inhibitions()
+    /// The daemon's cookie for each inhibition passed on to it (plasmashell).
+    var daemonCookies: [UInt32: UInt32] = [:]
     /// Who holds each ID shown or collapsed now.
     var holders = NotificationTable()
     let collapses = FloodCollapse()
@@ -102,6 +104,10 @@ final class Bridge {
 
     private func connect() {
         forwarder.events = self
+        inhibitions.ended = { [weak self] inhibition in
+            guard let self, let daemonCookie = daemonCookies.removeValue(forKey: inhibition.cookie) else { return }
+            downstream.uninhibit(daemonCookie: daemonCookie)
+        }
         // Reply first, forward after: nothing goes to the daemon while callers wait for their IDs
         // (`mayForward`); each commit, once its callers are answered, forwards what waits.
         commit.committed = { [weak self] ends, answered in
@@ -248,6 +254,15 @@ final class Bridge {
         bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
                  .tuple([.string(connection)]), replyType: "(s)") { [weak self] result in
             if case .failure = result { self?.inhibitions.connectionLeft(connection) }
+        }
+        // plasmashell in name mode shows it in its own applet; ended there when it ends here.
+        downstream.inhibit(desktopEntry: desktopEntry, reason: reason) { [weak self] daemonCookie in
+            guard let self, let daemonCookie else { return }
+            if inhibitions.active.contains(where: { $0.cookie == cookie }) {
+                daemonCookies[cookie] = daemonCookie
+            } else {
+                downstream.uninhibit(daemonCookie: daemonCookie)
+            }
         }
         return cookie
     }

@@ -27,6 +27,8 @@ final class Inhibitions {
     private var nextCookie: UInt32 = 1
     /// Called when `isInhibited` or what is said about it changed.
     var changed: () -> Void = {}
+    /// Called with each inhibition that ends (to end it where it was passed on).
+    var ended: (Inhibition) -> Void = { _ in }
 
     var isInhibited: Bool { !active.isEmpty }
 
@@ -52,15 +54,19 @@ final class Inhibitions {
 
     /// Ends `cookie` when `connection` made it.
     func uninhibit(_ cookie: UInt32, connection: String) {
-        let before = active.count
-        active.removeAll { $0.cookie == cookie && $0.connection == connection }
-        if active.count != before { changed() }
+        end { $0.cookie == cookie && $0.connection == connection }
+    }
+
+    private func end(where matches: (Inhibition) -> Bool) {
+        let ending = active.filter(matches)
+        guard !ending.isEmpty else { return }
+        active.removeAll(where: matches)
+        for inhibition in ending { ended(inhibition) }
+        changed()
     }
 
     /// `connection` left the bus: its inhibitions end.
     func connectionLeft(_ connection: String) {
-        let before = active.count
-        active.removeAll { $0.connection == connection }
-        if active.count != before { changed() }
+        end { $0.connection == connection }
     }
 }

@@ -215,6 +215,17 @@ class NotifyMonitor:
                         "hints": data[6], "sender": sender, "id": reply[0] if reply else None})
         return out
 
+    def calls(self, member):
+        """[(arguments, reply or None)] of the calls of `member` to the destination, in order."""
+        self._poll(lambda m: False, 0)
+        calls, replies = [], {}
+        for m in self.messages:
+            if m.get("type") == "method_call" and m.get("member") == member and m.get("destination") in self.names:
+                calls.append((m.get("cookie"), m.get("sender"), m.get("payload", {}).get("data", [])))
+            elif m.get("type") == "method_return":
+                replies[(m.get("reply_cookie"), m.get("destination"))] = m.get("payload", {}).get("data", [])
+        return [(data, replies.get((cookie, sender))) for cookie, sender, data in calls]
+
     def wait_answered(self, summary, timeout=10):
         """The Notify call with `summary` once the destination answered it with an ID."""
         def answered():
