@@ -83,7 +83,7 @@ let package = Package(
         ]),
         .executableTarget(name: "focusctl", dependencies: [
             "FocusBridgeLoop", "FocusBridgeDBus", "FocusBridgeCore", "FocusBridgeControl", "FocusBridgeJSON", "FocusBridgeTime",
-            "FocusBridgeConfig",
+            "FocusBridgeConfig", "FocusBridgeSystem",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // `make bench`: measures the bridge against the bare bus and dunst (build it with -c release);

@@ -3,7 +3,10 @@ import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeJSON
-import Foundation
+import FocusBridgeSystem
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The connection to the running bridge's control interface, with focusctl's exit codes:
 /// 2 when no bridge is running, 1 when it refuses.
@@ -11,8 +14,8 @@ struct ControlClient {
     /// The one line of exit 2, naming the installed way to start it: the user unit when one of
     /// systemd's user unit folders has it, else the program itself.
     static var notRunning: String {
-        let folders = StartAdvice.userUnitFolders(ProcessInfo.processInfo.environment)
-        let installed = folders.contains { FileManager.default.fileExists(atPath: $0 + "/" + StartAdvice.unitName) }
+        let folders = StartAdvice.userUnitFolders(Environment.all)
+        let installed = folders.contains { FileStatus.exists($0 + "/" + StartAdvice.unitName) }
         return StartAdvice.notRunning(unitInstalled: installed)
     }
 
@@ -74,7 +77,7 @@ struct ControlClient {
     static func fail(_ message: String, code: Int32) -> Never {
         // The bridge's error names what a caller sent (an app name): shown as text, one line per
         // line of the message (a configuration's mistakes, one per line).
-        FileHandle.standardError.write(Data((message.escapingControlCharactersKeepingLines + "\n").utf8))
+        StandardStream.error.write(message.escapingControlCharactersKeepingLines + "\n")
         exit(code)
     }
 }
