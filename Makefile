@@ -49,7 +49,8 @@ ARGS ?=
 # Release build: self-contained binaries (the Swift runtime linked in), so an
 # installed focus-bridge keeps working when the toolchain changes.
 SCRATCH_PATH ?= .build
-RELEASE_FLAGS ?= -c release --static-swift-stdlib $(LINK_LAYOUT) $(STATIC_CXX)
+# No $ORIGIN run path: the binaries load no library of their own folder.
+RELEASE_FLAGS ?= -c release --static-swift-stdlib --disable-local-rpath $(LINK_LAYOUT) $(STATIC_CXX)
 # Less resident code (docs/BENCHMARKS.md): every function in its own section, linked by lld
 # (shipped with Swift) with the relative relocations packed (DT_RELR, glibc >= 2.36: 700 KB of
 # relocation records read at every start become 6 KB) and the functions the daemon runs laid
@@ -162,8 +163,12 @@ test-sanitize: deps
 run: deps-run build
 	bash scripts/run.sh $(ARGS)
 
+# Only the two installed products (not focus-bench, nor the test support target), and quietly:
+# errors only (swift build -q), no warnings nor progress lines; `make build` shows those.
 release: $(STATIC_CXX_SCRIPT)
-	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(SCRATCH_PATH)
+	@echo "swift build -c release: focus-bridge, focusctl (a few minutes the first time)"
+	@$(SWIFT) build -q $(RELEASE_FLAGS) --scratch-path $(SCRATCH_PATH) --product focus-bridge
+	@$(SWIFT) build -q $(RELEASE_FLAGS) --scratch-path $(SCRATCH_PATH) --product focusctl
 
 $(STATIC_CXX_DIR)/libstdc++.so:
 	mkdir -p $(STATIC_CXX_DIR)
