@@ -32,7 +32,7 @@
 #   BUILT       install the binaries found in this folder instead of building
 #               (e.g. BUILT=.build/debug); no Swift build is run then
 #   STRIP       strip program for the installed binaries; STRIP= keeps symbols
-#   BINDIR MANDIR DATADIR SYSCONFDIR UNITDIR AUTOSTARTDIR DBUSSERVICEDIR
+#   BINDIR MANDIR DATADIR UNITDIR AUTOSTARTDIR DBUSSERVICEDIR
 #   BASHCOMPDIR ZSHCOMPDIR FISHCOMPDIR DOCDIR   override single folders
 
 # Swift from the toolchain at /opt/swift when it is not on PATH.
@@ -201,7 +201,7 @@ bench-held: $(STATIC_CXX_SCRIPT)
 
 # The install script reads its folders from these variables (all optional).
 INSTALL_ENV = PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)' STRIP='$(STRIP)' \
-	BINDIR='$(BINDIR)' MANDIR='$(MANDIR)' DATADIR='$(DATADIR)' SYSCONFDIR='$(SYSCONFDIR)' \
+	BINDIR='$(BINDIR)' MANDIR='$(MANDIR)' DATADIR='$(DATADIR)' \
 	UNITDIR='$(UNITDIR)' AUTOSTARTDIR='$(AUTOSTARTDIR)' DBUSSERVICEDIR='$(DBUSSERVICEDIR)' \
 	BASHCOMPDIR='$(BASHCOMPDIR)' ZSHCOMPDIR='$(ZSHCOMPDIR)' FISHCOMPDIR='$(FISHCOMPDIR)' \
 	DOCDIR='$(DOCDIR)'
