@@ -12,6 +12,12 @@
 #                   and the D-Bus activation file under PREFIX (default
 #                   ~/.local); DESTDIR is honoured
 #   make uninstall  remove exactly what make install installed
+#   make deb        build them and make the Debian package focus-bridge_VERSION_ARCH.deb
+#                   (docs: README.md, "Install"; packaging/debian/)
+#   make dist       build them and make the release archive focus-bridge-VERSION-ARCH.tar.gz,
+#                   whose install.sh installs as make install does, without Swift
+#   make test-package  make deb and make dist, then check both (lintian; a clean Debian 12
+#                   root made with debootstrap when root and the mirror can be reached)
 #   make test-sanitize  the unit and integration tests again, with the binaries built
 #                   under AddressSanitizer, then ThreadSanitizer (SANITIZERS='address')
 #   make fuzz       build the libFuzzer targets (Fuzz/) and run each FUZZ_SECONDS
@@ -76,7 +82,16 @@ STRIP ?= strip
 PREFIX ?= $(HOME)/.local
 DESTDIR ?=
 
-.PHONY: all help deps deps-run build test run release install uninstall bench bench-held test-sanitize fuzz fuzz-replay
+# The version focus-bridge --version prints, the package's (with the Debian revision of
+# packaging/debian/changelog's first entry) and the names of the package and the archive.
+VERSION := $(shell sed -n 's/^public let focusBridgeVersion = "\(.*\)"$$/\1/p' Sources/FocusBridgeCore/Version.swift)
+DEB_VERSION := $(shell head -n 1 packaging/debian/changelog 2>/dev/null | cut -d ' ' -f 2 | tr -d '()')
+DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null)
+DEB_FILE := focus-bridge_$(DEB_VERSION)_$(DEB_ARCH).deb
+DIST_ARCH := $(shell uname -m)
+DIST_FILE := focus-bridge-$(VERSION)-$(DIST_ARCH).tar.gz
+
+.PHONY: all help deps deps-run build test run release install uninstall deb dist test-package bench bench-held test-sanitize fuzz fuzz-replay
 
 all: build
 
@@ -88,6 +103,9 @@ help:
 	@echo 'make release        build the optimised, self-contained binaries (.build/release)'
 	@echo 'make install        build and install under PREFIX (default ~/.local); DESTDIR stages'
 	@echo 'make uninstall      remove exactly what make install installed (same PREFIX)'
+	@echo 'make deb            build and make the Debian package $(DEB_FILE)'
+	@echo 'make dist           build and make the release archive $(DIST_FILE)'
+	@echo 'make test-package   make deb and dist, then check both (lintian, a clean Debian 12 root)'
 	@echo 'make deps           install the missing Debian packages the tests need'
 	@echo 'make deps-run       install only those building and make run need'
 	@echo 'make bench          measure the bridge against the bare bus, dunst and references (bench/)'
@@ -216,3 +234,25 @@ endif
 
 uninstall:
 	@$(INSTALL_ENV) bash scripts/uninstall.sh
+
+# The binaries the package and the archive carry: BUILT's, else the release build's.
+PACKAGED_BIN = $(if $(strip $(BUILT)),$(BUILT),$(SCRATCH_PATH)/release)
+PACKAGE_BUILD = $(if $(strip $(BUILT)),,release)
+
+# The Debian package, from the files make install puts under /usr (scripts/package.sh says how).
+deb: $(PACKAGE_BUILD)
+	@bash scripts/install-deps.sh --package
+	@bash scripts/package.sh deb '$(PACKAGED_BIN)' '$(DEB_FILE)'
+
+# The release archive: the binaries and the files make install installs, with the same install
+# script behind an install.sh of its own (scripts/package.sh).
+dist: $(PACKAGE_BUILD)
+	@bash scripts/install-deps.sh --package
+	@STRIP='$(STRIP)' bash scripts/package.sh dist '$(PACKAGED_BIN)' '$(DIST_FILE)'
+
+# The package and the archive checked: lintian, the archive's install.sh against make install,
+# and both installed on a clean Debian 12 root (Tests/integration/test_package.py; that part is
+# skipped with one line when not root or the mirror cannot be reached).
+test-package: deps deb dist
+	FOCUS_DEB='$(CURDIR)/$(DEB_FILE)' FOCUS_DIST='$(CURDIR)/$(DIST_FILE)' FOCUS_PACKAGED_BIN='$(abspath $(PACKAGED_BIN))' \
+	  $(PYTHON) -m pytest -q -p no:cacheprovider Tests/integration/test_package.py

@@ -5,6 +5,8 @@
 #   scripts/install.sh install BUILT_DIR   install the binaries of BUILT_DIR and the rest
 #   scripts/install.sh uninstall           remove exactly the files install puts
 #   scripts/install.sh list                print the installed paths, one a line
+#   scripts/install.sh sources             print the files of the source tree it reads
+#                                          (what the release archive carries besides bin/)
 #
 # Folders come from the environment (empty = default), as the Makefile passes them:
 #   PREFIX          default ~/.local. A PREFIX inside $HOME is a per-user install.
@@ -286,5 +288,14 @@ case "${1:-}" in
     install) shift; do_install "$@" ;;
     uninstall) do_uninstall ;;
     list) manifest | while read -r _ _ target; do echo "$DESTDIR$target"; done ;;
-    *) die "usage: install.sh install BUILT_DIR | uninstall | list" ;;
+    sources)
+        manifest | while read -r _ source _; do
+            case "$source" in
+                bin:* | completion:*) ;;
+                subst:*) echo "${source#subst:}" ;;
+                *) echo "$source" ;;
+            esac
+        done
+        ;;
+    *) die "usage: install.sh install BUILT_DIR | uninstall | list | sources" ;;
 esac
