@@ -55,6 +55,10 @@ packages=(
     fish                # the installed fish completion scripts are loaded in a test
     # sharing a Focus: two real sync engines between two bridges (Tests/integration/test_share.py)
     syncthing
+    # the package and the archive (make deb, make dist, make test-package: test_package.py)
+    dpkg-dev            # dpkg-shlibdeps, dpkg-gencontrol, dpkg-parsechangelog
+    lintian
+    debootstrap         # a clean Debian 12 root to install them on
 )
 
 # Desktops: real GNOME Shell 43 and plasmashell 5.27, headless, behind the bridge
