@@ -183,10 +183,12 @@ run: deps-run build
 
 # Only the two installed products (not focus-bench, nor the test support target), and quietly:
 # errors only (swift build -q), no warnings nor progress lines; `make build` shows those.
+# focusctl first: swift-argument-parser then compiles beside the modules both share, which a
+# release build compiles one after another; focus-bridge's own modules come second.
 release: $(STATIC_CXX_SCRIPT)
-	@echo "swift build -c release: focus-bridge, focusctl (a few minutes the first time)"
-	@$(SWIFT) build -q $(RELEASE_FLAGS) --scratch-path $(SCRATCH_PATH) --product focus-bridge
+	@echo "swift build -c release: focusctl, focus-bridge (a few minutes the first time)"
 	@$(SWIFT) build -q $(RELEASE_FLAGS) --scratch-path $(SCRATCH_PATH) --product focusctl
+	@$(SWIFT) build -q $(RELEASE_FLAGS) --scratch-path $(SCRATCH_PATH) --product focus-bridge
 
 $(STATIC_CXX_DIR)/libstdc++.so:
 	mkdir -p $(STATIC_CXX_DIR)
