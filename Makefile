@@ -12,6 +12,12 @@
 #                   and the D-Bus activation file under PREFIX (default
 #                   ~/.local); DESTDIR is honoured
 #   make uninstall  remove exactly what make install installed
+#   make deb        build them and make the Debian package focus-bridge_VERSION_ARCH.deb
+#                   (docs: README.md, "Install"; packaging/debian/)
+#   make dist       build them and make the release archive focus-bridge-VERSION-ARCH.tar.gz,
+#                   whose install.sh installs as make install does, without Swift
+#   make test-package  make deb and make dist, then check both (lintian; a clean Debian 12
+#                   root made with debootstrap when root and the mirror can be reached)
 #   make test-sanitize  the unit and integration tests again, with the binaries built
 #                   under AddressSanitizer, then ThreadSanitizer (SANITIZERS='address')
 #   make fuzz       build the libFuzzer targets (Fuzz/) and run each FUZZ_SECONDS
@@ -34,7 +40,7 @@
 #   BUILT       install the binaries found in this folder instead of building
 #               (e.g. BUILT=.build/debug); no Swift build is run then
 #   STRIP       strip program for the installed binaries; STRIP= keeps symbols
-#   BINDIR MANDIR DATADIR SYSCONFDIR UNITDIR AUTOSTARTDIR DBUSSERVICEDIR
+#   BINDIR MANDIR DATADIR UNITDIR AUTOSTARTDIR DBUSSERVICEDIR
 #   BASHCOMPDIR ZSHCOMPDIR FISHCOMPDIR DOCDIR   override single folders
 
 # Swift from the toolchain at /opt/swift when it is not on PATH.
@@ -51,7 +57,8 @@ ARGS ?=
 # Release build: self-contained binaries (the Swift runtime linked in), so an
 # installed focus-bridge keeps working when the toolchain changes.
 SCRATCH_PATH ?= .build
-RELEASE_FLAGS ?= -c release --static-swift-stdlib $(LINK_LAYOUT) $(STATIC_CXX)
+# No $ORIGIN run path: the binaries load no library of their own folder.
+RELEASE_FLAGS ?= -c release --static-swift-stdlib --disable-local-rpath $(LINK_LAYOUT) $(STATIC_CXX)
 # Less resident code (docs/BENCHMARKS.md): every function in its own section, linked by lld
 # (shipped with Swift) with the relative relocations packed (DT_RELR, glibc >= 2.36: 700 KB of
 # relocation records read at every start become 6 KB) and the functions the daemon runs laid
@@ -77,7 +84,16 @@ STRIP ?= strip
 PREFIX ?= $(HOME)/.local
 DESTDIR ?=
 
-.PHONY: all help deps deps-run build test run release install uninstall bench bench-held bench-doors test-sanitize fuzz fuzz-replay
+# The version focus-bridge --version prints, the package's (with the Debian revision of
+# packaging/debian/changelog's first entry) and the names of the package and the archive.
+VERSION := $(shell sed -n 's/^public let focusBridgeVersion = "\(.*\)"$$/\1/p' Sources/FocusBridgeCore/Version.swift)
+DEB_VERSION := $(shell head -n 1 packaging/debian/changelog 2>/dev/null | cut -d ' ' -f 2 | tr -d '()')
+DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null)
+DEB_FILE := focus-bridge_$(DEB_VERSION)_$(DEB_ARCH).deb
+DIST_ARCH := $(shell uname -m)
+DIST_FILE := focus-bridge-$(VERSION)-$(DIST_ARCH).tar.gz
+
+.PHONY: all help deps deps-run build test run release install uninstall deb dist test-package bench bench-held bench-doors test-sanitize fuzz fuzz-replay
 
 all: build
 
@@ -89,6 +105,9 @@ help:
 	@echo 'make release        build the optimised, self-contained binaries (.build/release)'
 	@echo 'make install        build and install under PREFIX (default ~/.local); DESTDIR stages'
 	@echo 'make uninstall      remove exactly what make install installed (same PREFIX)'
+	@echo 'make deb            build and make the Debian package $(DEB_FILE)'
+	@echo 'make dist           build and make the release archive $(DIST_FILE)'
+	@echo 'make test-package   make deb and dist, then check both (lintian, a clean Debian 12 root)'
 	@echo 'make deps           install the missing Debian packages the tests need'
 	@echo 'make deps-run       install only those building and make run need'
 	@echo 'make bench          measure the bridge against the bare bus, dunst and references (bench/)'
@@ -165,8 +184,14 @@ test-sanitize: deps
 run: deps-run build
 	bash scripts/run.sh $(ARGS)
 
+# Only the two installed products (not focus-bench, nor the test support target), and quietly:
+# errors only (swift build -q), no warnings nor progress lines; `make build` shows those.
+# focusctl first: swift-argument-parser then compiles beside the modules both share, which a
+# release build compiles one after another; focus-bridge's own modules come second.
 release: $(STATIC_CXX_SCRIPT)
-	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(SCRATCH_PATH)
+	@echo "swift build -c release: focusctl, focus-bridge (a few minutes the first time)"
+	@$(SWIFT) build -q $(RELEASE_FLAGS) --scratch-path $(SCRATCH_PATH) --product focusctl
+	@$(SWIFT) build -q $(RELEASE_FLAGS) --scratch-path $(SCRATCH_PATH) --product focus-bridge
 
 $(STATIC_CXX_DIR)/libstdc++.so:
 	mkdir -p $(STATIC_CXX_DIR)
@@ -208,7 +233,7 @@ bench-held: $(STATIC_CXX_SCRIPT)
 
 # The install script reads its folders from these variables (all optional).
 INSTALL_ENV = PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)' STRIP='$(STRIP)' \
-	BINDIR='$(BINDIR)' MANDIR='$(MANDIR)' DATADIR='$(DATADIR)' SYSCONFDIR='$(SYSCONFDIR)' \
+	BINDIR='$(BINDIR)' MANDIR='$(MANDIR)' DATADIR='$(DATADIR)' \
 	UNITDIR='$(UNITDIR)' AUTOSTARTDIR='$(AUTOSTARTDIR)' DBUSSERVICEDIR='$(DBUSSERVICEDIR)' \
 	BASHCOMPDIR='$(BASHCOMPDIR)' ZSHCOMPDIR='$(ZSHCOMPDIR)' FISHCOMPDIR='$(FISHCOMPDIR)' \
 	DOCDIR='$(DOCDIR)'
@@ -223,3 +248,25 @@ endif
 
 uninstall:
 	@$(INSTALL_ENV) bash scripts/uninstall.sh
+
+# The binaries the package and the archive carry: BUILT's, else the release build's.
+PACKAGED_BIN = $(if $(strip $(BUILT)),$(BUILT),$(SCRATCH_PATH)/release)
+PACKAGE_BUILD = $(if $(strip $(BUILT)),,release)
+
+# The Debian package, from the files make install puts under /usr (scripts/package.sh says how).
+deb: $(PACKAGE_BUILD)
+	@bash scripts/install-deps.sh --package
+	@bash scripts/package.sh deb '$(PACKAGED_BIN)' '$(DEB_FILE)'
+
+# The release archive: the binaries and the files make install installs, with the same install
+# script behind an install.sh of its own (scripts/package.sh).
+dist: $(PACKAGE_BUILD)
+	@bash scripts/install-deps.sh --package
+	@STRIP='$(STRIP)' bash scripts/package.sh dist '$(PACKAGED_BIN)' '$(DIST_FILE)'
+
+# The package and the archive checked: lintian, the archive's install.sh against make install,
+# and both installed on a clean Debian 12 root (Tests/integration/test_package.py; that part is
+# skipped with one line when not root or the mirror cannot be reached).
+test-package: deps deb dist
+	FOCUS_DEB='$(CURDIR)/$(DEB_FILE)' FOCUS_DIST='$(CURDIR)/$(DIST_FILE)' FOCUS_PACKAGED_BIN='$(abspath $(PACKAGED_BIN))' \
+	  $(PYTHON) -m pytest -q -p no:cacheprovider Tests/integration/test_package.py

@@ -5,6 +5,7 @@
 #   install-deps.sh         everything `make test` needs (daemons, desktops, tools)
 #   install-deps.sh --run   only what building and `make run` need
 #   install-deps.sh --bench what `make bench` needs
+#   install-deps.sh --package  what `make deb` and `make dist` need besides building
 #
 # Runs apt-get update once, and only when something has to be installed.
 # Non-interactive. As root (CI) it calls apt-get directly; otherwise through
@@ -56,6 +57,10 @@ packages=(
     syncthing
     # a real browser: its pages' notifications are their sites' (Tests/integration/test_browsers.py)
     chromium
+    # the package and the archive (make deb, make dist, make test-package: test_package.py)
+    dpkg-dev            # dpkg-shlibdeps, dpkg-gencontrol, dpkg-parsechangelog
+    lintian
+    debootstrap         # a clean Debian 12 root to install them on
 )
 
 # Desktops: real GNOME Shell 43 and plasmashell 5.27, headless, behind the bridge
@@ -114,10 +119,15 @@ bench_packages=(
     gcc libc6-dev libdbus-1-dev               # scripts/bench-references.sh
     valgrind binutils                         # instructions per Notify (callgrind, objcopy)
 )
+# `make deb`, `make dist`: the Debian tools that make the package (dpkg-deb itself is in dpkg),
+# and strip and readelf.
+package_packages=(dpkg-dev binutils)
 if [ "${1:-}" = "--run" ]; then
     packages=("${run_packages[@]}")
 elif [ "${1:-}" = "--bench" ]; then
     packages=("${bench_packages[@]}")
+elif [ "${1:-}" = "--package" ]; then
+    packages=("${package_packages[@]}")
 fi
 
 missing=()

@@ -5,6 +5,8 @@
 #   scripts/install.sh install BUILT_DIR   install the binaries of BUILT_DIR and the rest
 #   scripts/install.sh uninstall           remove exactly the files install puts
 #   scripts/install.sh list                print the installed paths, one a line
+#   scripts/install.sh sources             print the files of the source tree it reads
+#                                          (what the release archive carries besides bin/)
 #
 # Folders come from the environment (empty = default), as the Makefile passes them:
 #   PREFIX          default ~/.local. A PREFIX inside $HOME is a per-user install.
@@ -16,12 +18,18 @@
 #   BASHCOMPDIR     DATADIR/bash-completion/completions
 #   ZSHCOMPDIR      DATADIR/zsh/site-functions
 #   FISHCOMPDIR     DATADIR/fish/vendor_completions.d
-#   DBUSSERVICEDIR  DATADIR/dbus-1/services
+#   DBUSSERVICEDIR  per-user: DATADIR/dbus-1/services; else DATADIR/focus-bridge
 #   UNITDIR         per-user: DATADIR/systemd/user; else PREFIX/lib/systemd/user
-#   SYSCONFDIR      /etc for PREFIX /usr and /usr/local, else PREFIX/etc
 #   AUTOSTARTDIR    per-user: ${XDG_CONFIG_HOME:-~/.config}/autostart;
-#                   else SYSCONFDIR/xdg/autostart
+#                   else DATADIR/focus-bridge
 #   STRIP           program that strips the installed binaries; empty keeps symbols
+#
+# A per-user install is the person's own choice of a notification service: its activation file
+# and autostart entry go where their session reads them. A system-wide install (the Debian
+# package is one) must not start FocusBridge in every user's session unasked, nor offer a second
+# activation file for org.freedesktop.Notifications beside the daemons' in a folder the bus
+# reads (which one it starts is then left to chance): both files go to DATADIR/focus-bridge, for
+# each person to link into their own folders, and the unit is installed but enabled by no one.
 #
 # focusctl's completion scripts are generated from the binary being installed
 # (swift-argument-parser's --generate-completion-script), so they always match
@@ -29,6 +37,9 @@
 # has its few options completed by the scripts in completions/. @bindir@ in the
 # unit, the activation file and the autostart entry becomes BINDIR (without DESTDIR).
 set -euo pipefail
+# Folders made here are readable by everyone (a system-wide install under umask 077 would
+# make them unreadable by the other users); files get their own modes.
+umask 022
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 say() { printf 'install: %s\n' "$*" >&2; }
@@ -60,20 +71,20 @@ DATADIR=${DATADIR:-$PREFIX/share}
 MANDIR=${MANDIR:-$DATADIR/man}
 DOCDIR=${DOCDIR:-$DATADIR/doc/focus-bridge}
 BASHCOMPDIR=${BASHCOMPDIR:-$DATADIR/bash-completion/completions}
-ZSHCOMPDIR=${ZSHCOMPDIR:-$DATADIR/zsh/site-functions}
+# Debian's zsh reads packages' completions from vendor-completions, not /usr/share/zsh/site-functions.
+case "$PREFIX" in
+    /usr) ZSHCOMPDIR=${ZSHCOMPDIR:-$DATADIR/zsh/vendor-completions} ;;
+    *) ZSHCOMPDIR=${ZSHCOMPDIR:-$DATADIR/zsh/site-functions} ;;
+esac
 FISHCOMPDIR=${FISHCOMPDIR:-$DATADIR/fish/vendor_completions.d}
-DBUSSERVICEDIR=${DBUSSERVICEDIR:-$DATADIR/dbus-1/services}
 if [ "$per_user" -eq 1 ]; then
     UNITDIR=${UNITDIR:-$DATADIR/systemd/user}
-    SYSCONFDIR=${SYSCONFDIR:-${XDG_CONFIG_HOME:-$HOME/.config}}
     AUTOSTARTDIR=${AUTOSTARTDIR:-${XDG_CONFIG_HOME:-$HOME/.config}/autostart}
+    DBUSSERVICEDIR=${DBUSSERVICEDIR:-$DATADIR/dbus-1/services}
 else
     UNITDIR=${UNITDIR:-$PREFIX/lib/systemd/user}
-    case "$PREFIX" in
-        /usr | /usr/local) SYSCONFDIR=${SYSCONFDIR:-/etc} ;;
-        *) SYSCONFDIR=${SYSCONFDIR:-$PREFIX/etc} ;;
-    esac
-    AUTOSTARTDIR=${AUTOSTARTDIR:-$SYSCONFDIR/xdg/autostart}
+    AUTOSTARTDIR=${AUTOSTARTDIR:-$DATADIR/focus-bridge}
+    DBUSSERVICEDIR=${DBUSSERVICEDIR:-$DATADIR/focus-bridge}
 fi
 STRIP=${STRIP-strip}
 
@@ -111,7 +122,10 @@ put() {
         bin:*)
             cp "$built/${source#bin:}" "$tmp"
             if [ -n "$STRIP" ]; then
-                "$STRIP" "$tmp" || die "could not strip ${source#bin:} with '$STRIP' (STRIP= keeps the symbols)"
+                # STRIP may carry options (the Debian package's drops .comment too).
+                local -a strip_command
+                read -ra strip_command <<< "$STRIP"
+                "${strip_command[@]}" "$tmp" || die "could not strip ${source#bin:} with '$STRIP' (STRIP= keeps the symbols)"
             fi
             ;;
         subst:*)
@@ -120,7 +134,8 @@ put() {
         completion:*)
             local rest=${source#completion:}
             local shell=${rest%%:*} program=${rest#*:}
-            "$built/$program" --generate-completion-script "$shell" > "$tmp" \
+            # A completion script is sourced, never run: the #! line bash's begins with is dropped.
+            "$built/$program" --generate-completion-script "$shell" | sed '1{/^#!/d}' > "$tmp" \
                 || die "$built/$program could not generate its $shell completion script"
             [ -s "$tmp" ] || die "$built/$program generated an empty $shell completion script"
             ;;
@@ -291,8 +306,8 @@ do_uninstall() {
             done | sort -u | (cd "$DESTDIR" || exit 0; xargs -r rmdir -p --ignore-fail-on-non-empty 2>/dev/null || true)
         done
     else
-        # The one folder that is FocusBridge's own.
-        rmdir "$DOCDIR" 2>/dev/null || true
+        # The folders that are FocusBridge's own (left when something else was put there).
+        rmdir "$DOCDIR" "$DATADIR/focus-bridge" 2>/dev/null || true
     fi
 }
 
@@ -300,5 +315,14 @@ case "${1:-}" in
     install) shift; do_install "$@" ;;
     uninstall) do_uninstall ;;
     list) manifest | while read -r _ _ target; do echo "$DESTDIR$target"; done ;;
-    *) die "usage: install.sh install BUILT_DIR | uninstall | list" ;;
+    sources)
+        manifest | while read -r _ source _; do
+            case "$source" in
+                bin:* | completion:*) ;;
+                subst:*) echo "${source#subst:}" ;;
+                *) echo "$source" ;;
+            esac
+        done
+        ;;
+    *) die "usage: install.sh install BUILT_DIR | uninstall | list | sources" ;;
 esac

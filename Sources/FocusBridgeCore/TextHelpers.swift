@@ -5,7 +5,7 @@
 extension String {
     /// `value` in decimal with zeros in front to `width` digits (`7` → `07`); what
     /// `String(format: "%02d")` does (the width counts a minus sign, as printf's does).
-    static func zeroPadded(_ value: Int, width: Int) -> String {
+    public static func zeroPadded(_ value: Int, width: Int) -> String {
         let digits = String(value.magnitude)
         let padding = String(repeating: "0", count: Swift.max(0, width - digits.count - (value < 0 ? 1 : 0)))
         return (value < 0 ? "-" : "") + padding + digits

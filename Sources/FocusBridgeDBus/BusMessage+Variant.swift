@@ -79,7 +79,7 @@ extension BusMessage {
     }
 
     private func readBasicVariant(_ type: CChar) throws(DBusError) -> Variant {
-        func read<T>(_ initial: T) throws(DBusError) -> T {
+        func read<T: BitwiseCopyable>(_ initial: T) throws(DBusError) -> T {
             var value = initial
             try check(sd_bus_message_read_basic(pointer, type, &value), "read")
             return value
@@ -177,7 +177,7 @@ extension BusMessage {
         }
     }
 
-    private func appendScalar<T>(_ value: T, _ type: Character) throws(DBusError) {
+    private func appendScalar<T: BitwiseCopyable>(_ value: T, _ type: Character) throws(DBusError) {
         var copy = value
         try check(sd_bus_message_append_basic(pointer, code(character: type), &copy), "append \(type)")
     }

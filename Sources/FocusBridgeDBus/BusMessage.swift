@@ -418,7 +418,7 @@ public final class BusMessage: @unchecked Sendable {
         try check(sd_bus_message_copy(pointer, source.pointer, 1), "copy")
     }
 
-    private func appendBasic<T>(_ value: T, _ type: Unicode.Scalar) throws(DBusError) {
+    private func appendBasic<T: BitwiseCopyable>(_ value: T, _ type: Unicode.Scalar) throws(DBusError) {
         var copy = value
         try check(sd_bus_message_append_basic(pointer, code(type), &copy), "append \(type)")
     }

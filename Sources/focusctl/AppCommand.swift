@@ -5,7 +5,6 @@ import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeJSON
 import FocusBridgeTime
-import Foundation
 
 /// `focusctl apps`: every app seen, what it sent lately, and where each of its settings comes from.
 struct AppsCommand: ParsableCommand {
@@ -117,7 +116,7 @@ struct AppCommand: ParsableCommand {
         var rows: [[String]] = []
         for key in AppReport.keys { if let setting = app.settings[key] { rows.append(["  \(key)", setting.text]) } }
         print(Table.render(rows))
-        if let until = app.mutedUntil.flatMap { Timestamp.parse($0) } { print("  muted until \(LocalTime.string(until))") }
+        if let until = app.mutedUntil.flatMap(Timestamp.parse) { print("  muted until \(LocalTime.string(until))") }
     }
 }
 

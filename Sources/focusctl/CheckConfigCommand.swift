@@ -1,6 +1,6 @@
 import ArgumentParser
 import FocusBridgeConfig
-import Foundation
+import FocusBridgeSystem
 
 /// `focusctl check-config [PATH]`: validates a configuration file without a running daemon.
 struct CheckConfigCommand: ParsableCommand {
@@ -18,13 +18,12 @@ struct CheckConfigCommand: ParsableCommand {
         do { path = try self.path ?? EnvironmentPaths.configFile() } catch {
             ControlClient.fail("focusctl: \(error)", code: 1)
         }
-        var isFolder: ObjCBool = false
-        if !FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
+        if !FileStatus.exists(path) {
             if self.path != nil { ControlClient.fail("focusctl: \(path): no such file", code: 1) }
             print("\(path): no config file: defaults in use")
             return
         }
-        if isFolder.boolValue { ControlClient.fail("focusctl: \(path): is a folder, not a configuration file", code: 1) }
+        if FileStatus.isDirectory(path) { ControlClient.fail("focusctl: \(path): is a folder, not a configuration file", code: 1) }
         do {
             _ = try Configuration.load(path: path)
             print("\(path): ok")

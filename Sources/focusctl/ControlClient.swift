@@ -4,7 +4,9 @@ import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeJSON
 import FocusBridgeSystem
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The connection to the running bridge's control interface, with focusctl's exit codes:
 /// 2 when no bridge is running, 1 when it refuses.
@@ -84,7 +86,7 @@ struct ControlClient {
     static func fail(_ message: String, code: Int32) -> Never {
         // The bridge's error names what a caller sent (an app name): shown as text, one line per
         // line of the message (a configuration's mistakes, one per line).
-        FileHandle.standardError.write(Data((message.escapingControlCharactersKeepingLines + "\n").utf8))
+        StandardStream.error.write(message.escapingControlCharactersKeepingLines + "\n")
         exit(code)
     }
 }

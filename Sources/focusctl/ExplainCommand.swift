@@ -5,7 +5,6 @@ import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeJSON
 import FocusBridgeTime
-import Foundation
 
 /// `focusctl explain`: what would happen to such a notification, rule by rule, without sending
 /// it — asked of the running daemon, or decided here from `--config` by the same core code.
@@ -120,7 +119,7 @@ struct ExplainCommand: ParsableCommand {
         var rows = [["Notification", "\(report.id), received \(received)"],
                     ["App", report.app + (report.appSource.map { " (from the \($0))" } ?? "")
                         + (report.via.map { " via \($0)" } ?? "")],
-                    ["Summary", report.summary.replacingOccurrences(of: "\n", with: " ")]]
+                    ["Summary", report.summary.replacing("\n", with: " ")]]
         var lines: [String] = []
         if let then = report.then {
             if then.appName != report.app { rows.append(["App name", then.appName.isEmpty ? "(empty)" : then.appName]) }

@@ -2,7 +2,6 @@ import ArgumentParser
 import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
-import Foundation
 
 /// A notification ID as typed: a whole number of 1 or more, else one sentence and exit 1.
 enum NotificationIDText {

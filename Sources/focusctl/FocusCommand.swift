@@ -4,7 +4,6 @@ import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeJSON
 import FocusBridgeTime
-import Foundation
 
 /// `focusctl focus [show]|on|off|list`.
 struct FocusCommand: ParsableCommand {

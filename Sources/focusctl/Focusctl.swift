@@ -1,7 +1,10 @@
 import ArgumentParser
 import FocusBridgeConfig
 import FocusBridgeCore
-import Foundation
+import FocusBridgeSystem
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `focusctl`: controls and inspects a running focus-bridge.
 @main
@@ -29,13 +32,13 @@ struct Focusctl: ParsableCommand {
             let message = fullMessage(for: error)
             if code == .success {
                 if !message.isEmpty { print(message) }
-                Foundation.exit(0)
+                Glibc.exit(0)
             }
             if !message.isEmpty {
                 let text = message.hasPrefix("Error: ") ? "focusctl: " + message.dropFirst("Error: ".count) : Substring(message)
-                FileHandle.standardError.write(Data((text + (text.hasSuffix("\n") ? "" : "\n")).utf8))
+                StandardStream.error.write(text + (text.hasSuffix("\n") ? "" : "\n"))
             }
-            Foundation.exit(code.rawValue)
+            Glibc.exit(code.rawValue)
         }
     }
 

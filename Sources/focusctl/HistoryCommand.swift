@@ -1,8 +1,8 @@
 import ArgumentParser
 import FocusBridgeControl
 import FocusBridgeCore
+import FocusBridgeSystem
 import FocusBridgeTime
-import Foundation
 
 /// `focusctl history`: every notification received, newest first.
 struct HistoryCommand: ParsableCommand {
@@ -26,7 +26,7 @@ struct HistoryCommand: ParsableCommand {
             limit = UInt32(min(value, Int(UInt32.max)))
         }
         if limit > HistoryReport.maxEntries {
-            FileHandle.standardError.write(Data("focusctl: --limit \(limit) is more than the \(HistoryReport.maxEntries) the daemon lists at once; showing at most \(HistoryReport.maxEntries).\n".utf8))
+            StandardStream.error.write("focusctl: --limit \(limit) is more than the \(HistoryReport.maxEntries) the daemon lists at once; showing at most \(HistoryReport.maxEntries).\n")
         }
         let (entries, text) = ControlClient().report([HistoryReport].self, .history, .tuple([.uint32(limit), .string(app)]))
         if output.json {
@@ -39,7 +39,7 @@ struct HistoryCommand: ParsableCommand {
         }
         let rows = entries.map { entry -> [String] in
             let received = Timestamp.parse(entry.received).map { LocalTime.string($0, always: true) } ?? "?"
-            let summary = entry.summary.replacingOccurrences(of: "\n", with: " ")
+            let summary = entry.summary.replacing("\n", with: " ")
             let app = entry.via.map { "\(entry.app) via \($0)" } ?? entry.app
             return ["\(entry.id)", received, app, entry.level, Self.fate(entry), String(summary.prefix(60))]
         }

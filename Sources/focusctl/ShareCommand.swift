@@ -3,7 +3,6 @@ import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeTime
-import Foundation
 
 /// `focusctl share status|forget`: Focus shared across devices through a synced folder.
 struct ShareCommand: ParsableCommand {

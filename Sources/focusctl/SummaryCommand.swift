@@ -3,7 +3,6 @@ import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeJSON
 import FocusBridgeTime
-import Foundation
 
 /// `focusctl summary [--json]` and `focusctl summary deliver`.
 struct SummaryCommand: ParsableCommand {

@@ -1,5 +1,4 @@
 import FocusBridgeCore
-import Foundation
 
 /// Short, aligned columns for people (JSON is for programs). Every cell is shown with its
 /// control characters escaped (`escapingControlCharacters`): a cell is one line of text, never
@@ -15,7 +14,7 @@ enum Table {
         }
         return rows.map { row in
             row.enumerated().map { index, cell in
-                index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+                index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
             }.joined(separator: "  ")
         }.joined(separator: "\n")
     }

@@ -5,7 +5,6 @@ import FocusBridgeDBus
 import FocusBridgeJSON
 import FocusBridgeLoop
 import FocusBridgeTime
-@preconcurrency import Foundation
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif

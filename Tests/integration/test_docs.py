@@ -392,14 +392,58 @@ def test_waybar_snippet_in_readme_and_page():
     assert set(re.findall(r'"([a-z-]+)":', icons)) == {"none", "focus", "silent", "off"}
 
 
-def test_readme_starts_with_the_two_commands():
+def readme_section(readme, heading):
+    """The text under `heading` up to the next heading of its level or above (a `#` line in a
+    fenced block is no heading)."""
+    level = len(heading.split()[0])
+    lines, inside, fenced = [], False, False
+    for line in readme.splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        elif not fenced and re.match(r"#{1,%d} " % level, line):
+            if inside:
+                break
+            inside = line == heading
+            continue
+        if inside:
+            lines.append(line)
+    assert inside, "README.md has no %r" % heading
+    return "\n".join(lines) + "\n"
+
+
+def sh_commands(text):
+    return [[l.split("#")[0].strip() for l in block.splitlines() if l.split("#")[0].strip()]
+            for block in re.findall(r"```sh\n(.*?)```", text, re.S)]
+
+
+def test_readme_starts_with_install_and_keeps_the_two_developer_commands():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    first_block = re.search(r"```sh\n(.*?)```", readme, re.S).group(1)
-    commands = [l.split("#")[0].strip() for l in first_block.splitlines() if l.strip()]
-    assert commands == ["make install", "systemctl --user enable --now focus-bridge.service"]
+    assert re.search(r"^## (.*)$", readme, re.M).group(1) == "Install"
+    # The package, the archive and the source, each two commands: install, then enable.
+    enable = "systemctl --user enable --now focus-bridge.service"
+    first = {}
+    for way in ["### The Debian package", "### The release archive", "### From source"]:
+        commands = sh_commands(readme_section(readme, way))[0]
+        assert commands[-1] == enable, (way, commands)
+        first[way] = commands[0]
+    assert re.fullmatch(r"sudo apt install \./focus-bridge_[^ ]+_[a-z0-9]+\.deb", first["### The Debian package"])
+    assert first["### From source"] == "make install"
+    assert sh_commands(readme_section(readme, "### Quick start")) == [["make run", "make test"]]
     for heading in ["## A five-minute tour", "## Compared with running the daemon alone", "## Troubleshooting",
                     "## Installed files", "## Developing"]:
         assert heading in readme, heading
+
+
+def test_readme_names_the_package_and_archive_make_builds():
+    """The file names in README's Install are those `make deb` and `make dist` make."""
+    readme = readme_section((ROOT / "README.md").read_text(encoding="utf-8"), "## Install")
+    made = subprocess.run(["make", "--no-print-directory", "-C", str(ROOT), "help"], capture_output=True, text=True,
+                          timeout=60, env={k: v for k, v in os.environ.items() if not k.startswith("MAKE")}).stdout
+    deb = re.search(r"^make deb .* (focus-bridge_\S+\.deb)$", made, re.M).group(1)
+    archive = re.search(r"^make dist .* (focus-bridge-\S+\.tar\.gz)$", made, re.M).group(1)
+    arch = subprocess.run(["dpkg", "--print-architecture"], capture_output=True, text=True).stdout.strip()
+    assert deb.replace("_%s.deb" % arch, "_amd64.deb") in readme
+    assert re.sub(r"-[^-]+\.tar\.gz$", "-x86_64.tar.gz", archive) in readme
 
 
 # --------------------------------------------------------------------------- introspection

@@ -7,6 +7,7 @@ import socket
 import subprocess
 from datetime import datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 from support.bridge import wait_connected
 from support.focus import assert_not_forwarded, byte, far_time
@@ -84,6 +85,20 @@ def test_history_human(bridge, client, focusctl):
     r = wait_until(lambda: (lambda r: r if "visible in history" in r.stdout else None)(focusctl("history")), 5,
                    message="human history does not list the summary")
     assert r.returncode == 0
+
+
+def test_history_times_are_local_in_the_zone_tz_names(bridge, client, focusctl, bus):
+    """focusctl reads the time zone as the daemon does (TZ, else /etc/localtime): a row's time is
+    its UTC timestamp in that zone, half-hour and quarter-hour offsets included."""
+    nid = client.notify("what time is it", app="Clock")
+    row = wait_until(lambda: [r for r in fc_json(focusctl, "history", "--json") if r["id"] == nid], 5,
+                     message="history never listed the notification")[0]
+    received = datetime.fromisoformat(row["received"].replace("Z", "+00:00"))
+    for zone in ("UTC", "Asia/Kathmandu", "America/St_Johns"):
+        r = focusctl("history", env_override=session_env(bus.address, TZ=zone))
+        (line,) = [l for l in r.stdout.splitlines() if "what time is it" in l]
+        expected = received.astimezone(ZoneInfo(zone)).strftime("%Y-%m-%d %H:%M:%S")
+        assert expected in line, "TZ=%s: %r has not %s" % (zone, line, expected)
 
 
 def test_no_bridge_exit_2_one_line(bus, focusctl):

@@ -39,7 +39,7 @@ def clean_env(**extra):
     env = {k: v for k, v in os.environ.items()
            if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "DESTDIR", "PREFIX",
                         "BUILT", "STRIP", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "BINDIR", "MANDIR",
-                        "DATADIR", "SYSCONFDIR", "UNITDIR", "AUTOSTARTDIR", "DBUSSERVICEDIR",
+                        "DATADIR", "UNITDIR", "AUTOSTARTDIR", "DBUSSERVICEDIR",
                         "BASHCOMPDIR", "ZSHCOMPDIR", "FISHCOMPDIR", "DOCDIR")}
     env.update(extra)
     return env
@@ -52,7 +52,7 @@ def make(*args, env, timeout=120):
     return result
 
 
-def documented_files(prefix, unitdir, autostartdir):
+def documented_files(prefix, unitdir, autostartdir, dbusservicedir):
     """The list under '## Installed files' in README.md, with its variables filled in."""
     section = re.search(r"^## Installed files\n(.*?)(?=^## )", README, re.S | re.M)
     assert section, "README.md has no '## Installed files' section"
@@ -64,7 +64,7 @@ def documented_files(prefix, unitdir, autostartdir):
         if not line:
             continue
         line = (line.replace("$PREFIX", prefix).replace("$UNITDIR", unitdir)
-                .replace("$AUTOSTARTDIR", autostartdir))
+                .replace("$AUTOSTARTDIR", autostartdir).replace("$DBUSSERVICEDIR", dbusservicedir))
         assert "$" not in line, "unknown variable in README's file list: %s" % line
         files.add(line)
     return files
@@ -181,10 +181,15 @@ def test_install_into_destdir_is_exactly_the_documented_files(built, tmp_path):
     make("install", "DESTDIR=%s" % destdir, "PREFIX=/usr/local", "BUILT=%s" % built,
          env=clean_env(HOME=str(tmp_path / "home")))
     assert "| `$UNITDIR` | `$PREFIX/share/systemd/user` | `$PREFIX/lib/systemd/user` |" in README
-    assert "`/etc/xdg/autostart`" in README
-    expected = documented_files("/usr/local", "/usr/local/lib/systemd/user", "/etc/xdg/autostart")
+    assert "| `$PREFIX/share/focus-bridge` (read by no session) |" in README
+    assert "| `$DBUSSERVICEDIR` | `$PREFIX/share/dbus-1/services` | `$PREFIX/share/focus-bridge` (read by no bus) |" in README
+    expected = documented_files("/usr/local", "/usr/local/lib/systemd/user", "/usr/local/share/focus-bridge",
+                                "/usr/local/share/focus-bridge")
     assert tree(destdir) == expected
     check_installed(destdir, "/usr/local/bin", expected)
+    # A system-wide install starts FocusBridge in no one's session: nothing where sessions and
+    # buses look (XDG autostart folders, the bus's service folders).
+    assert not [f for f in expected if "/autostart/" in f or "/dbus-1/" in f or f.startswith("/etc/")]
 
     # The installed programs work and have every command the built ones have.
     installed = destdir / "usr/local/bin"
@@ -209,7 +214,8 @@ def test_per_user_install_by_default(built, tmp_path):
     result = make("install", "BUILT=%s" % built, env=env)
     assert "`$PREFIX/share/systemd/user`" in README and "`~/.config/autostart`" in README
     prefix = "%s/.local" % home
-    expected = documented_files(prefix, prefix + "/share/systemd/user", "%s/.config/autostart" % home)
+    expected = documented_files(prefix, prefix + "/share/systemd/user", "%s/.config/autostart" % home,
+                                prefix + "/share/dbus-1/services")
     assert {str(p) for p in home.rglob("*") if p.is_file() or p.is_symlink()} == expected
     check_installed("", prefix + "/bin", expected)
     # A real install says what to do next.
@@ -251,8 +257,8 @@ def test_install_to_another_prefix_says_what_the_session_will_not_find(built, tm
     result = make("install", "PREFIX=%s" % prefix, "BUILT=%s" % built, "STRIP=", env=env)
     said = result.stderr
     unit = "%s/lib/systemd/user/focus-bridge.service" % prefix
-    activation = "%s/share/dbus-1/services/org.freedesktop.Notifications.service" % prefix
-    autostart = "%s/etc/xdg/autostart/focus-bridge.desktop" % prefix
+    activation = "%s/share/focus-bridge/org.freedesktop.Notifications.service" % prefix
+    autostart = "%s/share/focus-bridge/focus-bridge.desktop" % prefix
     for path in (unit, activation, autostart):
         assert Path(path).is_file(), path
         assert "not found: %s" % path in said, said
