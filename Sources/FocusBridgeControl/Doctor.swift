@@ -16,8 +16,8 @@ public enum Doctor {
         public var bridgeProcessID: UInt32?
         /// Why the bridge that owns the control name did not answer `Status`, when it did not.
         public var unanswered: String?
-        /// Who owns `org.freedesktop.Notifications` and `org.gtk.Notifications` while the bridge
-        /// is not running.
+        /// Who owns `org.freedesktop.Notifications` while the bridge is not running, and
+        /// `org.gtk.Notifications` (GNOME's GTK door) either way.
         public var notificationsOwner: NameOwner?
         public var gtkOwner: NameOwner?
         public var config: Config
@@ -113,8 +113,8 @@ public enum Doctor {
 
     /// One check: `ok`, what was found, and the one sentence that fixes it (nil when ok).
     public struct Check: Codable, Equatable, Sendable {
-        /// `session-bus`, `bridge`, `daemon`, `config`, `start`, `activation`, `other-daemon`,
-        /// `state`, `share`, `log`.
+        /// `session-bus`, `bridge`, `daemon`, `gtk-door`, `config`, `start`, `activation`,
+        /// `other-daemon`, `state`, `share`, `log`.
         public var check: String
         public var ok: Bool
         public var found: String
@@ -153,6 +153,7 @@ public enum Doctor {
         } else {
             checks.append(bridge(facts))
             if let status = facts.status { checks.append(daemon(status, facts)) }
+            if let gtk = gtkDoor(facts) { checks.append(gtk) }
         }
         checks.append(config(facts))
         checks.append(start(facts))
@@ -189,6 +190,25 @@ public enum Doctor {
         var found = "focus-bridge is not running; \(notifications) is owned by \(owner.described)"
         if let gtk = facts.gtkOwner { found += ", and org.gtk.Notifications by \(gtk.described)" }
         return Check("bridge", ok: false, found: found, fix: owner.conflictSentence(replace: false))
+    }
+
+    /// On GNOME the running bridge must serve `org.gtk.Notifications` too: started after GNOME
+    /// Shell, it waits behind the shell, and GNotification and Flatpak apps go around it.
+    static func gtkDoor(_ facts: Facts) -> Check? {
+        guard facts.status != nil, let bridgeProcessID = facts.bridgeProcessID else { return nil }
+        let gnome = (facts.environment["XDG_CURRENT_DESKTOP"] ?? "").split(separator: ":")
+            .contains { $0.uppercased() == "GNOME" }
+        guard let owner = facts.gtkOwner else {
+            guard gnome else { return nil }
+            return Check("gtk-door", ok: false, found: "nobody serves org.gtk.Notifications in this GNOME session",
+                         fix: "restart focus-bridge before GNOME Shell: log out and in (focus-bridge(1), GNOME)")
+        }
+        if owner.processID == bridgeProcessID {
+            return Check("gtk-door", ok: true, found: "focus-bridge serves org.gtk.Notifications too (GNotification and Flatpak apps)")
+        }
+        return Check("gtk-door", ok: false,
+                     found: "org.gtk.Notifications is served by \(owner.described), not by focus-bridge: GNotification and Flatpak apps go around it",
+                     fix: "log out and in, so that focus-bridge starts before GNOME Shell (focus-bridge(1), GNOME)")
     }
 
     static func daemon(_ status: StatusReport, _ facts: Facts) -> Check {

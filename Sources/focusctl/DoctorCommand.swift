@@ -89,6 +89,8 @@ enum SessionFacts {
                 } catch {
                     if facts.status == nil { facts.unanswered = "\(error)" }
                 }
+                facts.gtkOwner = NameOwner.lookup("org.gtk.Notifications", nameOwner: bus.nameOwner,
+                                                  processID: { bus.processID(of: $0) })
             } else {
                 let processID: (String) -> UInt32? = { bus.processID(of: $0) }
                 facts.notificationsOwner = NameOwner.lookup("org.freedesktop.Notifications", nameOwner: bus.nameOwner,

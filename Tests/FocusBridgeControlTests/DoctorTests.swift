@@ -63,6 +63,21 @@ final class DoctorTests: XCTestCase {
         XCTAssertTrue(report.checks.allSatisfy { $0.fix == nil })
     }
 
+    func testOnGnomeTheRunningBridgeMustServeTheGtkDoorToo() throws {
+        var facts = facts(["XDG_CURRENT_DESKTOP": "GNOME"], status: status())
+        facts.bridgeProcessID = 4242
+        facts.gtkOwner = NameOwner(uniqueName: ":1.9", processID: 4242)
+        XCTAssertTrue(try check("gtk-door", facts).ok)
+        facts.gtkOwner = NameOwner(uniqueName: ":1.3", processID: 1717, executable: "/usr/bin/gnome-shell")
+        let behind = try check("gtk-door", facts)
+        XCTAssertFalse(behind.ok)
+        XCTAssertTrue(behind.found.contains("gnome-shell"), behind.found)
+        XCTAssertTrue(behind.fix?.contains("log out and in") == true)
+        facts.environment["XDG_CURRENT_DESKTOP"] = "sway"
+        facts.gtkOwner = nil
+        XCTAssertNil(Doctor.gtkDoor(facts), "outside GNOME, with nobody serving it, there is nothing to check")
+    }
+
     func testAStoppedBridgeNamesTheOwnerItsPIDAndHowToPutItBehind() throws {
         var facts = facts()
         facts.notificationsOwner = NameOwner(uniqueName: ":1.7", processID: 42, executable: "dunst", command: ["/usr/bin/dunst"])

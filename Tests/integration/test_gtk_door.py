@@ -6,6 +6,7 @@ Here GNOME Shell's GTK side is a recording fake (`FakeGtkShell`), so what reache
 exactly; test_gnome.py has the real shell. The apps are a real GApplication
 (support/gnotification_client.py) and gdbus calls, unsandboxed and in an emulated Flatpak."""
 
+import json
 import subprocess
 
 import pytest
@@ -270,3 +271,32 @@ def test_a_held_one_can_still_be_removed_after_a_restart(gnome_bridge, shell, bu
     added_ok(bus, "org.example.Allowed", "m", "{'title': <'Marker after the restart'>}")
     shell.wait_added("Marker after the restart")
     assert shell.added("Held across a restart") == []
+
+
+def doctor_check(focusctl, name):
+    r = focusctl("doctor", "--json")
+    checks = {c["check"]: c for c in json.loads(r.stdout)["checks"]}
+    return checks.get(name)
+
+
+def test_doctor_says_whether_the_bridge_serves_the_gtk_door(gnome_bridge, bus, focusctl):
+    gnome_bridge()
+    check = doctor_check(focusctl, "gtk-door")
+    assert check and check["ok"], check
+
+
+def test_started_after_the_shell_the_bridge_waits_says_so_and_doctor_too(focus_bridge, desktop, bus, focusctl):
+    first = FakeGtkShell(bus.address, also_own_gtk_name=True)  # GNOME Shell was there first
+    try:
+        b = focus_bridge(CONFIG, extra_env=desktop)
+        assert bus.owner(GTK_NAME) == first.conn.get_unique_name()
+        assert "org.gtk.Notifications is served by" in b.stderr() and "start focus-bridge before GNOME Shell" in b.stderr()
+        check = doctor_check(focusctl, "gtk-door")
+        assert check and not check["ok"] and "log out and in" in check["fix"], check
+        first.dispose()
+        first = None
+        wait_until(lambda: bus.owner(GTK_NAME) == b.unique_name, 5,
+                   message="the bridge, queued, never got org.gtk.Notifications when the shell let go")
+    finally:
+        if first is not None:
+            first.dispose()
