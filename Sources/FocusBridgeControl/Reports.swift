@@ -208,9 +208,12 @@ public struct HistoryReport: Codable, Equatable, Sendable {
     public var steps: [FateStepReport]?
     /// The interface it came in by (`Door`): `org.freedesktop.Notifications` or `org.gtk.Notifications`.
     public var door: String?
+    /// What the person did with it, once shown (`NotificationOutcome`); null for one never shown
+    /// as itself, or lost by the daemon.
+    @Nullable public var outcome: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, app, summary, body, level, decision, received, closed, fate, steps, door
+        case id, app, summary, body, level, decision, received, closed, fate, steps, door, outcome
         case closeReason = "close-reason"
     }
 
@@ -227,6 +230,7 @@ public struct HistoryReport: Codable, Equatable, Sendable {
         fate = entry.fate()
         steps = entry.steps.map(FateStepReport.init)
         door = entry.door.interface
+        outcome = entry.outcome?.rawValue
     }
 }
 

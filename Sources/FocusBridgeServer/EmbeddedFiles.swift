@@ -125,7 +125,8 @@ public enum EmbeddedFiles {
             "received": "2026-11-21T21:00:00.123Z",
             "closed": null | "<time, same format>",
             "close-reason": null | N,
-            "door": "org.freedesktop.Notifications|org.gtk.Notifications"} -->
+            "door": "org.freedesktop.Notifications|org.gtk.Notifications",
+            "outcome": null | "acted|dismissed|expired|closed-by-app|replaced|open"} -->
     <method name="History">
       <arg name="limit" type="u" direction="in"/>
       <arg name="app" type="s" direction="in"/>

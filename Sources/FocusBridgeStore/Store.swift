@@ -112,7 +112,7 @@ public final class Store {
         try file.execute("ATTACH DATABASE ? AS volatile", [memoryName])
         defer { try? file.execute("DETACH DATABASE volatile") }
         let mark = max(try idHighWater(), try disk.idHighWater())
-        let history = "id, app, summary, body, level, decision, received, closed, close_reason, request, fate"
+        let history = "id, app, summary, body, level, decision, received, closed, close_reason, request, fate, acted"
         let held = "id, kind, focus, app, summary, body, level, relevance, received, sender, pid, digest, payload_type, payload, holders"
         try file.transaction {
             try file.execute("INSERT INTO main.history (\(history)) SELECT \(history) FROM volatile.history ORDER BY row")
@@ -295,6 +295,10 @@ public final class Store {
             ALTER TABLE "history" ADD COLUMN "request" TEXT;
             ALTER TABLE "history" ADD COLUMN "fate" TEXT
             """),
+        // When an action of the notification's app was first invoked on it, in seconds since
+        // 1970 (`NotificationOutcome.acted`). Rows from before have none: their outcome is read
+        // from their close alone.
+        Migration("v8-history-acted", sql: #"ALTER TABLE "history" ADD COLUMN "acted" DOUBLE"#),
     ]
 
     // MARK: Settings
@@ -425,6 +429,21 @@ public final class Store {
         }
     }
 
+    /// Notes when the person first acted on each notification (its newest history row): an
+    /// action of its app invoked (`NotificationOutcome.acted`). A later action keeps the first time.
+    public func markActed(_ actions: [(id: UInt32, at: Instant)]) throws {
+        guard !actions.isEmpty else { return }
+        try database.transaction {
+            let statement = try database.statement("""
+                UPDATE history SET acted = ?
+                WHERE row = (SELECT max(row) FROM history WHERE id = ?) AND acted IS NULL
+                """)
+            for action in actions {
+                try statement.execute([action.at.timeIntervalSince1970, Int64(action.id)])
+            }
+        }
+    }
+
     /// Adds a step to the fate of each notification (its newest history row): (id, step).
     public func noteFates(_ notes: [(id: UInt32, step: FateStep)]) throws {
         guard !notes.isEmpty else { return }
@@ -444,13 +463,14 @@ public final class Store {
     /// has none.
     public func entry(id: UInt32) throws -> HistoryEntry? {
         try database.statement("SELECT id, app, summary, body, level, decision, received, closed, close_reason, fate, "
-                               + "request FROM history WHERE row = (SELECT max(row) FROM history WHERE id = ?)")
+                               + "request, acted, 0 FROM history WHERE row = (SELECT max(row) FROM history WHERE id = ?)")
             .firstRow([Int64(id)]) { Self.entry($0, kept: true) }
     }
 
     /// A history row read leniently: a row whose values cannot be used is nil, never trapped on.
     /// Columns: id, app, summary, body, level, decision, received, closed, close_reason, fate
-    /// and, when `kept`, request, else the door it names.
+    /// and, when `kept`, request, else the door it names; then acted, and whether a newer row
+    /// has its ID.
     private static func entry(_ row: Statement, kept: Bool) -> HistoryEntry? {
         guard let id = row.int64(0).flatMap(UInt32.init(exactly:)),
               let received = row.double(6), received.isFinite else { return nil }
@@ -464,14 +484,18 @@ public final class Store {
             closeReason: row.int64(8).flatMap(UInt32.init(exactly:)),
             steps: Fate.decode(row.string(9)),
             kept: kept ? KeptRequest.read(row.string(10)) : nil,
-            door: kept ? nil : row.string(10).flatMap(Door.init(rawValue:)))
+            door: kept ? nil : row.string(10).flatMap(Door.init(rawValue:)),
+            acted: row.double(11).flatMap { $0.isFinite ? Instant(timeIntervalSince1970: $0) : nil },
+            replaced: (row.int64(12) ?? 0) != 0)
     }
 
     /// Newest first; `app` matches without regard to case.
     public func history(limit: Int, app: String? = nil) throws -> [HistoryEntry] {
         // The door is read from the kept request in SQL: the rest of it is not needed for a list.
         let columns = "SELECT id, app, summary, body, level, decision, received, closed, close_reason, fate, "
-            + "CASE WHEN json_valid(request) THEN json_extract(request, '$.door') END FROM history"
+            + "CASE WHEN json_valid(request) THEN json_extract(request, '$.door') END, acted, "
+            // A newer row with its ID: one look in the index of IDs per row listed.
+            + "EXISTS (SELECT 1 FROM history AS newer WHERE newer.id = history.id AND newer.row > history.row) FROM history"
         // Rows are read leniently: a row whose values cannot be used is left out, never trapped on.
         if let app, !app.isEmpty {
             return try database.statement(columns + " WHERE app = ? COLLATE NOCASE ORDER BY row DESC LIMIT ?")
