@@ -26,4 +26,5 @@ enum JSONHelp {
     enum Silent: JSONFlagHelp { static let text = "Print {\"silent\": true|false} (the state after the change)." }
     enum Status: JSONFlagHelp { static let text = "Print the status as one JSON object." }
     enum Delivered: JSONFlagHelp { static let text = "Print {\"delivered\": N}." }
+    enum Report: JSONFlagHelp { static let text = "Print the report as one JSON object (the picture, with --svg, still goes to its file)." }
 }

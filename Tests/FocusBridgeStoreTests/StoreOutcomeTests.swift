@@ -5,9 +5,9 @@ import Foundation
 import XCTest
 
 /// The v8 migration (when the person first acted on a notification) and what the store reads
-/// for outcomes: a file from before opens with its rows' outcomes read from their
+/// for outcomes and the report: a file from before opens with its rows' outcomes read from their
 /// close, an action is noted on the newest row of its ID once, an older row of an ID is read as
-/// replaced.
+/// replaced, and history is read for the report a slice at a time, newest first.
 final class StoreOutcomeTests: XCTestCase {
     private var directory: String!
     private let start = Instant(timeIntervalSince1970: 1_800_000_000)
@@ -80,5 +80,32 @@ final class StoreOutcomeTests: XCTestCase {
         let file = try Store(directory: directory)
         try memory.move(to: file)
         XCTAssertEqual(try memory.entry(id: 1)?.acted, start.addingTimeInterval(3))
+    }
+
+    func testTheReportReadsHistoryASliceAtATimeNewestFirst() throws {
+        let store = try Store(directory: directory)
+        let replayed = FateStep(.replayed, at: start.addingTimeInterval(50), detail: "Show All")
+        var entries: [HistoryEntry] = []
+        for id: UInt32 in 1...5 {
+            let held = id == 3
+            entries.append(entry(id, "n\(id)", at: Double(id), decision: held ? .heldFocus : .delivered, steps: held ? [replayed] : []))
+        }
+        try store.record(entries)
+        try store.markActed([(4, start.addingTimeInterval(10))])
+        try store.markClosed([(2, 1, start.addingTimeInterval(10))])
+
+        let first = try store.activity(below: nil, limit: 2)
+        XCTAssertEqual(first.rows.map(\.id), [5, 4])
+        XCTAssertEqual(first.rows.map(\.acted), [false, true])
+        let second = try store.activity(below: first.next, limit: 2)
+        XCTAssertEqual(second.rows.map(\.id), [3, 2])
+        XCTAssertEqual(second.rows.map(\.replayed), [true, false])
+        XCTAssertEqual(second.rows.map(\.closeReason), [nil, 1])
+        XCTAssertEqual(second.rows.first?.decision, .heldFocus)
+        let last = try store.activity(below: second.next, limit: 2)
+        XCTAssertEqual(last.rows.map(\.id), [1])
+        XCTAssertNil(last.next, "a short slice is the last")
+        XCTAssertEqual(try store.activity(below: nil, limit: 10).next, nil)
+        XCTAssertEqual(try Store(inMemory: "test", directory: directory + "-2", idHighWater: 0).activity(below: nil, limit: 10).rows, [])
     }
 }
