@@ -117,6 +117,32 @@ def test_each_outcome_is_kept_in_history_and_counted_in_the_report(bridge, fake_
     assert rep["days"] == 7 and rep["suggestions"] == [], rep["suggestions"]
 
 
+def test_outcomes_through_real_dunst(dunst, focusctl):
+    """dunst 1.9 behind the bridge: its action from dunstctl, its close, its own expiry."""
+    c = dunst.client
+
+    def on_screen(summary):
+        wait_until(lambda: dunst.displayed() == 1, 10, message="dunst never showed %r" % summary)
+
+    acted = c.notify("Build failed", app="CI", actions=["default", "Open"])
+    on_screen("Build failed")
+    dunst.ctl("action", "0")
+    c.wait_signal("ActionInvoked", acted, timeout=10)
+    dunst.ctl("close")  # dunst leaves it up after the action; closed now, it was still acted on
+    c.wait_signal("NotificationClosed", acted, timeout=10)
+    dismissed = c.notify("Build passed", app="CI")
+    on_screen("Build passed")
+    dunst.ctl("close")
+    c.wait_signal("NotificationClosed", dismissed, timeout=10)
+    expired = c.notify("Build queued", app="CI", timeout=500)
+    assert c.wait_signal("NotificationClosed", expired, timeout=10).args == (expired, 1)
+
+    for nid, outcome in [(acted, "acted"), (dismissed, "dismissed"), (expired, "expired")]:
+        outcome_of(focusctl, nid, outcome)
+    ci = app_of(report(focusctl), "CI")["outcomes"]
+    assert (ci["acted"], ci["dismissed"], ci["expired"], ci["open"]) == (1, 1, 1, 0), ci
+
+
 def test_an_outcome_is_only_for_what_was_shown(focus_bridge, fake_daemon, client, focusctl):
     focus_bridge("[focus.work]\napps = [\"Mail\"]\n")
     fc_ok(focusctl, "focus", "on", "work")
