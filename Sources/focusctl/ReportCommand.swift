@@ -39,16 +39,17 @@ struct ReportCommand: ParsableCommand {
         if let svg { print("\nThe picture is in \(svg.escapingControlCharacters).") }
     }
 
-    static func period(_ report: ActivityReport) -> String {
-        let since = Timestamp.parse(report.since).map { LocalTime.string($0, always: true) } ?? report.since
-        return "since \(since)"
+    /// A time of the report (UTC) in local time, as people read it.
+    static func local(_ time: String) -> String {
+        Timestamp.parse(time).map { LocalTime.string($0, always: true) } ?? time
     }
 
     static func show(_ report: ActivityReport) {
         let days = report.days == 1 ? "day" : "\(report.days) days"
-        let apps = report.apps.count + (report.unlisted > 0 ? 1 : 0)
-        print("Notifications of the last \(days), \(period(report)): \(report.totals.total)"
-              + (report.totals.total == 0 ? "." : " from \(report.apps.count) app\(apps == 1 ? "" : "s")."))
+        let apps = report.apps.count
+        print("Notifications of the last \(days), since \(local(report.since)): \(report.totals.total)"
+              + (report.totals.total == 0 ? "." : " from \(apps) app\(apps == 1 ? "" : "s")"
+                 + (report.unlisted > 0 ? " and more" : "") + "."))
         guard report.totals.total > 0 else {
             return print("Nothing to count yet: focusctl history lists what arrives.")
         }
@@ -86,8 +87,7 @@ struct ReportCommand: ParsableCommand {
 
     /// Writes the picture, or says in one sentence why it cannot (exit 1).
     static func write(_ report: ActivityReport, to path: String) {
-        let until = Timestamp.parse(report.until).map { LocalTime.string($0, always: true) } ?? report.until
-        let subtitle = "From \(period(report).dropFirst(6)) to \(until), local time; \(report.apps.count) app"
+        let subtitle = "From \(local(report.since)) to \(local(report.until)), local time; \(report.apps.count) app"
             + (report.apps.count == 1 ? "" : "s") + "; focusctl report"
         do {
             try Data(report.svg(subtitle: subtitle).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
