@@ -5,6 +5,7 @@
 public enum Control1Method: String, CaseIterable, Sendable {
     case status = "Status"
     case history = "History"
+    case report = "Report"
     case reload = "Reload"
     case setSilent = "SetSilent"
     case explain = "Explain"
@@ -33,6 +34,7 @@ public enum Control1Method: String, CaseIterable, Sendable {
         case .status, .reload, .focusOff, .focusList, .summary, .deliverSummary, .dismissHeld, .watch, .apps, .shareStatus:
             ""
         case .history: "us"
+        case .report: "u"
         case .setSilent: "b"
         case .explain, .unmute, .shareForget: "s"
         case .focusOn: "sds"
@@ -48,7 +50,7 @@ public enum Control1Method: String, CaseIterable, Sendable {
         switch self {
         case .reload, .setSilent, .watch: ""
         case .deliverSummary: "u"
-        case .status, .history, .explain, .focusOn, .focusOff, .focusList, .summary, .explainNotification, .show,
+        case .status, .history, .report, .explain, .focusOn, .focusOff, .focusList, .summary, .explainNotification, .show,
              .dismiss, .dismissHeld, .showAll, .apps, .setAppChoice, .resetAppChoice, .mute, .unmute, .shareStatus,
              .shareForget:
             "s"

@@ -293,9 +293,12 @@ public struct HistoryReport: Codable, Equatable, Sendable {
     @Nullable public var via: String?
     /// The interface it came in by (`Door`): `org.freedesktop.Notifications` or `org.gtk.Notifications`.
     public var door: String?
+    /// What the person did with it, once shown (`NotificationOutcome`); null for one never shown
+    /// as itself, or lost by the daemon.
+    @Nullable public var outcome: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, app, summary, body, level, decision, received, closed, fate, steps, via, door
+        case id, app, summary, body, level, decision, received, closed, fate, steps, via, door, outcome
         case closeReason = "close-reason"
     }
 
@@ -313,6 +316,7 @@ public struct HistoryReport: Codable, Equatable, Sendable {
         fate = entry.fate()
         steps = entry.steps.map(FateStepReport.init)
         door = entry.door.interface
+        outcome = entry.outcome?.rawValue
     }
 }
 

@@ -7,12 +7,15 @@ public enum AppChoice: Equatable, Sendable {
     case timeSensitive(Bool)
     case delivery(AppDelivery)
     case marketing(Bool)
+    /// A level forced on every notification of the app, as `[apps] level` forces it.
+    case level(InterruptionLevel)
 
     /// The keys a choice can be made for, as `focusctl app NAME KEY VALUE` spells them.
     public enum Key: String, CaseIterable, Codable, Sendable {
         case timeSensitive = "time-sensitive"
         case delivery
         case marketing
+        case level
     }
 
     public var key: Key {
@@ -20,6 +23,7 @@ public enum AppChoice: Equatable, Sendable {
         case .timeSensitive: .timeSensitive
         case .delivery: .delivery
         case .marketing: .marketing
+        case .level: .level
         }
     }
 
@@ -28,6 +32,7 @@ public enum AppChoice: Equatable, Sendable {
         switch self {
         case .timeSensitive(let on), .marketing(let on): on ? "on" : "off"
         case .delivery(let delivery): delivery.rawValue
+        case .level(let level): level.rawValue
         }
     }
 
@@ -45,6 +50,12 @@ public enum AppChoice: Equatable, Sendable {
                 return .failure(ChoiceError("`delivery` is one of \(all), not \"\(value)\""))
             }
             return .success(.delivery(delivery))
+        case .level:
+            guard let level = InterruptionLevel(rawValue: value.lowercased()) else {
+                let all = InterruptionLevel.allCases.map(\.rawValue).joined(separator: ", ")
+                return .failure(ChoiceError("`level` is one of \(all), not \"\(value)\""))
+            }
+            return .success(.level(level))
         }
     }
 
@@ -54,6 +65,7 @@ public enum AppChoice: Equatable, Sendable {
         case .timeSensitive(let on): rule.timeSensitive = on
         case .delivery(let delivery): rule.delivery = delivery
         case .marketing(let on): rule.marketing = on
+        case .level(let level): rule.level = level
         }
     }
 }

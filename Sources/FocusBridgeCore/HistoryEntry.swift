@@ -20,10 +20,15 @@ public struct HistoryEntry: Equatable, Sendable {
     public var via: String?
     /// The door it came in by: `kept`'s, or as the store read it without the rest of `kept`.
     public var door: Door
+    /// When an action of its app was first invoked on it (`NotificationOutcome.acted`).
+    public var acted: Instant?
+    /// A newer row has its ID: its app replaced it (as the store reads it).
+    public var replaced: Bool
 
     public init(id: UInt32, app: String, summary: String, body: String, level: InterruptionLevel,
                 decision: DeliveryOutcome, received: Instant, closed: Instant? = nil, closeReason: UInt32? = nil,
-                steps: [FateStep] = [], kept: KeptRequest? = nil, via: String? = nil, door: Door? = nil) {
+                steps: [FateStep] = [], kept: KeptRequest? = nil, via: String? = nil, door: Door? = nil,
+                acted: Instant? = nil, replaced: Bool = false) {
         self.id = id
         // Kept as `KeptText` says: history is for finding a notification again, not an archive.
         self.app = KeptText.appKey(app)
@@ -38,6 +43,14 @@ public struct HistoryEntry: Equatable, Sendable {
         self.steps = steps
         self.kept = kept
         self.door = door ?? kept?.door ?? .fdo
+        self.acted = acted
+        self.replaced = replaced
+    }
+
+    /// What the person did with it, when it was shown (`NotificationOutcome.of`).
+    public var outcome: NotificationOutcome? {
+        NotificationOutcome.of(decision: decision, replayed: steps.contains { $0.kind == FateStep.Kind.replayed.rawValue },
+                               closeReason: closeReason, acted: acted != nil, replaced: replaced)
     }
 
     /// Its fate in one line (`held-focus → in digest 12 at 18:02 → dismissed`).

@@ -149,10 +149,29 @@ public enum EmbeddedFiles {
             "received": "2026-11-21T21:00:00.123Z",
             "closed": null | "<time, same format>",
             "close-reason": null | N,
-            "door": "org.freedesktop.Notifications|org.gtk.Notifications"} -->
+            "door": "org.freedesktop.Notifications|org.gtk.Notifications",
+            "outcome": null | "acted|dismissed|expired|closed-by-app|replaced|open"} -->
     <method name="History">
       <arg name="limit" type="u" direction="in"/>
       <arg name="app" type="s" direction="in"/>
+      <arg name="json" type="s" direction="out"/>
+    </method>
+
+    <!-- Report: what the notifications of the last days days were and what
+         became of them, per app, with suggestions (focusctl report; the keys
+         are in focusctl(1), JSON OUTPUT, report):
+           {"days": N, "since": "<time>", "until": "<time>", "time-zone": "...",
+            "totals": COUNTS, "apps": [{"app": "...", COUNTS...}, ...],
+            "unlisted": N,
+            "suggestions": [{"app", "kind", "why", "command"}, ...]}
+         where COUNTS is "total", "levels", "decisions", "outcomes",
+         "time-sensitive", "by-hour" and "bursts". days is 1 to history-days (0 = 7, or
+         history-days when fewer); anything else gives
+         org.focusbridge.Error.InvalidRequest, as does a fifth report while
+         four are counted. History is read a slice at a time, so the answer
+         may come after other calls. -->
+    <method name="Report">
+      <arg name="days" type="u" direction="in"/>
       <arg name="json" type="s" direction="out"/>
     </method>
 

@@ -112,7 +112,7 @@ public final class Store {
         try file.execute("ATTACH DATABASE ? AS volatile", [memoryName])
         defer { try? file.execute("DETACH DATABASE volatile") }
         let mark = max(try idHighWater(), try disk.idHighWater())
-        let history = "id, app, summary, body, level, decision, received, closed, close_reason, request, fate"
+        let history = "id, app, summary, body, level, decision, received, closed, close_reason, request, fate, via, acted"
         let held = "id, kind, focus, app, summary, body, level, relevance, received, sender, pid, digest, payload_type, payload, holders"
         try file.transaction {
             try file.execute("INSERT INTO main.history (\(history)) SELECT \(history) FROM volatile.history ORDER BY row")
@@ -298,6 +298,10 @@ public final class Store {
         // The browser that sent a web page's notification, whose `app` is the page's site
         // (`HistoryEntry.via`); NULL for any other, and for rows from before.
         Migration("v8-history-via", sql: #"ALTER TABLE "history" ADD COLUMN "via" TEXT"#),
+        // When an action of the notification's app was first invoked on it, in seconds since
+        // 1970 (`NotificationOutcome.acted`). Rows from before have none: their outcome is read
+        // from their close alone.
+        Migration("v9-history-acted", sql: #"ALTER TABLE "history" ADD COLUMN "acted" DOUBLE"#),
     ]
 
     // MARK: Settings
@@ -431,6 +435,21 @@ public final class Store {
         }
     }
 
+    /// Notes when the person first acted on each notification (its newest history row): an
+    /// action of its app invoked (`NotificationOutcome.acted`). A later action keeps the first time.
+    public func markActed(_ actions: [(id: UInt32, at: Instant)]) throws {
+        guard !actions.isEmpty else { return }
+        try database.transaction {
+            let statement = try database.statement("""
+                UPDATE history SET acted = ?
+                WHERE row = (SELECT max(row) FROM history WHERE id = ?) AND acted IS NULL
+                """)
+            for action in actions {
+                try statement.execute([action.at.timeIntervalSince1970, Int64(action.id)])
+            }
+        }
+    }
+
     /// Adds a step to the fate of each notification (its newest history row): (id, step).
     public func noteFates(_ notes: [(id: UInt32, step: FateStep)]) throws {
         guard !notes.isEmpty else { return }
@@ -450,13 +469,14 @@ public final class Store {
     /// has none.
     public func entry(id: UInt32) throws -> HistoryEntry? {
         try database.statement("SELECT id, app, summary, body, level, decision, received, closed, close_reason, fate, via, "
-                               + "request FROM history WHERE row = (SELECT max(row) FROM history WHERE id = ?)")
+                               + "request, acted, 0 FROM history WHERE row = (SELECT max(row) FROM history WHERE id = ?)")
             .firstRow([Int64(id)]) { Self.entry($0, kept: true) }
     }
 
     /// A history row read leniently: a row whose values cannot be used is nil, never trapped on.
     /// Columns: id, app, summary, body, level, decision, received, closed, close_reason, fate, via
-    /// and, when `kept`, request, else the door it names.
+    /// and, when `kept`, request, else the door it names; then acted, and whether a newer row
+    /// has its ID.
     private static func entry(_ row: Statement, kept: Bool) -> HistoryEntry? {
         guard let id = row.int64(0).flatMap(UInt32.init(exactly:)),
               let received = row.double(6), received.isFinite else { return nil }
@@ -471,14 +491,18 @@ public final class Store {
             steps: Fate.decode(row.string(9)),
             kept: kept ? KeptRequest.read(row.string(11)) : nil,
             via: row.string(10).flatMap { $0.isEmpty ? nil : $0 },
-            door: kept ? nil : row.string(11).flatMap(Door.init(rawValue:)))
+            door: kept ? nil : row.string(11).flatMap(Door.init(rawValue:)),
+            acted: row.double(12).flatMap { $0.isFinite ? Instant(timeIntervalSince1970: $0) : nil },
+            replaced: (row.int64(13) ?? 0) != 0)
     }
 
     /// Newest first; `app` matches without regard to case.
     public func history(limit: Int, app: String? = nil) throws -> [HistoryEntry] {
         // The door is read from the kept request in SQL: the rest of it is not needed for a list.
         let columns = "SELECT id, app, summary, body, level, decision, received, closed, close_reason, fate, via, "
-            + "CASE WHEN json_valid(request) THEN json_extract(request, '$.door') END FROM history"
+            + "CASE WHEN json_valid(request) THEN json_extract(request, '$.door') END, acted, "
+            // A newer row with its ID: one look in the index of IDs per row listed.
+            + "EXISTS (SELECT 1 FROM history AS newer WHERE newer.id = history.id AND newer.row > history.row) FROM history"
         // Rows are read leniently: a row whose values cannot be used is left out, never trapped on.
         if let app, !app.isEmpty {
             return try database.statement(columns + " WHERE app = ? COLLATE NOCASE ORDER BY row DESC LIMIT ?")

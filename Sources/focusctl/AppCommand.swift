@@ -58,6 +58,7 @@ struct AppCommand: ParsableCommand {
             focusctl app Slack time-sensitive off    Time Sensitive off (its notifications arrive as active)
             focusctl app Slack delivery summary      held for the scheduled summary (immediate, summary, off)
             focusctl app Slack marketing on          its marketing notifications are allowed (passive, summarised)
+            focusctl app Slack level passive         every notification at this level (passive, active, ...)
             focusctl app Slack reset [KEY]           back to the configuration file
             """)
 

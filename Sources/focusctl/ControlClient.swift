@@ -34,11 +34,11 @@ struct ControlClient {
 
     /// Calls a method of `org.focusbridge.Control1`; a refusal ends focusctl with its message.
     @discardableResult
-    func call(_ method: Control1Method, _ arguments: Variant? = nil) -> Variant {
+    func call(_ method: Control1Method, _ arguments: Variant? = nil, timeoutMilliseconds: Int32 = 10_000) -> Variant {
         do {
             return try bus.callSync(ControlNames.busName, ControlNames.path,
                                     ControlNames.interface, method.rawValue, arguments, replyType: method.replyType,
-                                    timeoutMilliseconds: 10_000)
+                                    timeoutMilliseconds: timeoutMilliseconds)
         } catch {
             if [DBusError.serviceUnknown, DBusError.nameHasNoOwner].contains(error.name) {
                 Self.fail(Self.notRunning, code: 2)
@@ -52,8 +52,9 @@ struct ControlClient {
     }
 
     /// Calls a method that answers one JSON text: the text, and its typed reading.
-    func report<T: Decodable>(_ type: T.Type, _ method: Control1Method, _ arguments: Variant? = nil) -> (value: T, json: String) {
-        let text = call(method, arguments).child(0).string ?? "null"
+    func report<T: Decodable>(_ type: T.Type, _ method: Control1Method, _ arguments: Variant? = nil,
+                              timeoutMilliseconds: Int32 = 10_000) -> (value: T, json: String) {
+        let text = call(method, arguments, timeoutMilliseconds: timeoutMilliseconds).child(0).string ?? "null"
         do {
             return (try JSONText.decode(type, from: text), text)
         } catch {

@@ -73,7 +73,7 @@ extension ReportsJSONTests {
         let entry = HistoryEntry(id: 3, app: "a", summary: "s", body: "b", level: .passive, decision: .heldFocus,
                                  received: Instant(timeIntervalSince1970: 0))
         XCTAssertEqual(JSONText.encode(HistoryReport(entry)),
-                       #"{"app":"a","body":"b","close-reason":null,"closed":null,"decision":"held-focus","door":"org.freedesktop.Notifications","fate":"held-focus","id":3,"level":"passive","received":"1970-01-01T00:00:00.000Z","steps":[],"summary":"s","via":null}"#)
+                       #"{"app":"a","body":"b","close-reason":null,"closed":null,"decision":"held-focus","door":"org.freedesktop.Notifications","fate":"held-focus","id":3,"level":"passive","outcome":null,"received":"1970-01-01T00:00:00.000Z","steps":[],"summary":"s","via":null}"#)
         let page = HistoryEntry(id: 4, app: "app.slack.com", summary: "s", body: "app.slack.com\n\nb", level: .active,
                                 decision: .delivered, received: Instant(timeIntervalSince1970: 0), via: "chromium")
         XCTAssertEqual(HistoryReport(page).via, "chromium")

@@ -106,6 +106,21 @@ final class AppChoiceTests: XCTestCase {
         guard case .failure = AppChoice.parse(key: .delivery, value: "later") else { return XCTFail() }
     }
 
+    /// `focusctl app NAME level LEVEL`: the level forced as `[apps] level` forces it (critical
+    /// still needs the entitlement), its trace saying it is a choice.
+    func testALevelChoiceForcesTheLevel() {
+        XCTAssertEqual(try AppChoice.parse(key: .level, value: "Passive").get(), .level(.passive))
+        guard case .failure(let error) = AppChoice.parse(key: .level, value: "loud") else { return XCTFail() }
+        XCTAssertEqual(error.description, "`level` is one of passive, active, time-sensitive, critical, not \"loud\"")
+        var choices = AppChoices()
+        choices.set(.init(app: "Slack", choice: .level(.passive), made: now))
+        let quiet = decide(urgent) { $0.choices = choices }
+        XCTAssertEqual(quiet.level, .passive)
+        XCTAssertTrue(quiet.trace.contains { $0.hasPrefix("choice: level passive for Slack") }, quiet.trace.joined(separator: "\n"))
+        choices.set(.init(app: "Slack", choice: .level(.critical), made: now))
+        XCTAssertEqual(decide(NotificationRequest()) { $0.choices = choices }.level, .timeSensitive, "no entitlement")
+    }
+
     func testChoicesAreBounded() {
         var choices = AppChoices()
         for index in 0...AppChoices.maxApps {

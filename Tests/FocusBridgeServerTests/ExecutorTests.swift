@@ -271,4 +271,26 @@ final class ExecutorTests: XCTestCase {
         XCTAssertTrue(logs.lines.contains { $0.level == .warning && $0.message.contains("2 notifications it showed") },
                       "\(logs.lines)")
     }
+
+    /// What the person did is kept for the outcome: an action of the app (the default
+    /// included) or an inline reply is `acted`, even when the daemon then closes it as
+    /// dismissed; the bridge's quick action is not the app's: `dismissed`.
+    func testAnActionOfTheAppIsKeptAsActedAndAQuickActionIsNot() throws {
+        let bridge = try makeBridge()
+        let waiters = ["Click", "Reply", "Quick"].map { send(bridge, notify($0)) }
+        waitForCommit(bridge)
+        let ids = waiters.compactMap(\.ids.first)
+        XCTAssertEqual(ids.count, 3)
+        for daemonID: UInt32 in [501, 502, 503] { daemon.answerNext(.success(daemonID)) }
+
+        bridge.downstreamSignal(.actionInvoked(daemonID: 501, key: "default"))
+        bridge.downstreamSignal(.closed(daemonID: 501, reason: .dismissed))
+        bridge.downstreamSignal(.passOn(member: "ActivationToken", daemonID: 502, text: "token"))
+        waitOnMainLoop(until: { !bridge.commit.isPending })
+        XCTAssertNil(try row(ids[1])?.acted, "an activation token alone is no action")
+        bridge.downstreamSignal(.passOn(member: "NotificationReplied", daemonID: 502, text: "on my way"))
+        bridge.downstreamSignal(.actionInvoked(daemonID: 503, key: QuickAction.muteHour.key))
+        waitOnMainLoop(until: { [unowned self] in (try? row(ids[2]))?.closeReason != nil && !bridge.commit.isPending })
+        XCTAssertEqual(try ids.map { try row($0)?.outcome }, [.acted, .acted, .dismissed])
+    }
 }

@@ -228,8 +228,8 @@ final class StoreTests: XCTestCase {
 
     /// A new file: the GRDB release's, with the migrations after it.
     static let schemaOfANewFile = schemaOfAGRDBFile
-        .replacingOccurrences(of: #""request" TEXT, "fate" TEXT)"#, with: #""request" TEXT, "fate" TEXT, "via" TEXT)"#)
-    static let allMigrations = grdbMigrations + ["v8-history-via"]
+        .replacingOccurrences(of: #""request" TEXT, "fate" TEXT)"#, with: #""request" TEXT, "fate" TEXT, "via" TEXT, "acted" DOUBLE)"#)
+    static let allMigrations = grdbMigrations + ["v8-history-via", "v9-history-acted"]
 
     private static func schema(_ database: SQLiteDatabase) throws -> String {
         try database.statement("SELECT type, name, sql FROM sqlite_master ORDER BY rowid").rows { row in

@@ -23,7 +23,7 @@ final class ControlInterface {
     private let bus: VariantConnection
     let bridge: Bridge
     let store: Store
-    private let focus: FocusController
+    let focus: FocusController
     /// `[share]` (ControlInterface+Share.swift).
     var share: ShareFolder?
     private let reload: () -> ConfigError?
@@ -43,6 +43,8 @@ final class ControlInterface {
     /// the signal is sent to them alone, never broadcast to every connection on the bus.
     private var watchers: [String] = []
     static let maxWatchers = 256
+    /// Reports being counted (ControlInterface+Report.swift).
+    var reports = 0
 
     init(bus: VariantConnection, bridge: Bridge, store: Store, focus: FocusController, configPath: String,
          reload: @escaping () -> ConfigError?) {
@@ -95,6 +97,8 @@ final class ControlInterface {
             let limit = min(Int(arguments.child(0).uint32 ?? 0), HistoryReport.maxEntries)
             let entries = try store.history(limit: limit == 0 ? 50 : limit, app: arguments.child(1).string ?? "")
             call.reply(.tuple([.string(JSONText.encode(entries.map(HistoryReport.init)))]))
+        case .report:
+            try report(call, days: arguments.child(0).uint32 ?? 0)
         case .reload:
             if let error = reload() {
                 call.fail(DBusError(name: Self.invalidConfig, message: error.description))

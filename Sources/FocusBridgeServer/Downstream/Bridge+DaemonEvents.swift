@@ -37,8 +37,14 @@ extension Bridge: DownstreamEvents {
             badges.read(entry.id)
             if let quick = QuickAction.action(forKey: key) { return quickAction(quick, on: entry) }
             if entry.connections.contains(ownName) { return ownAction(entry.id, key: key) }
+            // The person acted on it (its outcome in history): an action of its app, the default included.
+            commit.noteActed(entry.id, at: clock.now)
             signals.actionInvoked(entry.id, key: entry.clientKey(for: key), to: entry.connections)
         case .passOn(let member, _, let text):
+            // An inline reply is an action too; an activation token only comes before one.
+            if member == NotificationsInterface.notificationReplied, !entry.connections.contains(ownName) {
+                commit.noteActed(entry.id, at: clock.now)
+            }
             signals.passOn(member, entry.id, text: text, to: entry.connections)
         }
     }

@@ -13,6 +13,8 @@ enum NotificationsInterface {
     static let notifySignature = "(susssasa{sv}i)"
     static let introspectable = "org.freedesktop.DBus.Introspectable"
     static let properties = "org.freedesktop.DBus.Properties"
+    /// KDE's signal of an inline reply sent (`inline-reply`).
+    static let notificationReplied = "NotificationReplied"
 
     /// `Notify` to the daemon at `name`; the result is the daemon's ID.
     static func notify(_ notification: ForwardedNotification, replacing daemonID: UInt32, on connection: MessageConnection,
@@ -223,7 +225,7 @@ enum DaemonSignal {
         case ("ActionInvoked", "us"):
             guard let daemonID = try? signal.readUInt32(), let key = try? signal.readString() else { return nil }
             self = .actionInvoked(daemonID: daemonID, key: key)
-        case ("ActivationToken", "us"), ("NotificationReplied", "us"):
+        case ("ActivationToken", "us"), (NotificationsInterface.notificationReplied, "us"):
             guard let daemonID = try? signal.readUInt32(), let text = try? signal.readString() else { return nil }
             self = .passOn(member: member, daemonID: daemonID, text: text)
         default:

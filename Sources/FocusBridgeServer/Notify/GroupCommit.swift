@@ -40,10 +40,12 @@ final class GroupCommit {
         var closings: [(id: UInt32, reason: UInt32, at: Instant)] = []
         /// Steps of fates to note in history (`Fate`), after the rows of this batch are written.
         var fates: [(id: UInt32, step: FateStep)] = []
+        /// Actions of their apps invoked on notifications, to note in history before their closings.
+        var actions: [(id: UInt32, at: Instant)] = []
 
         /// Empties the batch for the next one, keeping its arrays' storage (not grown afresh for
         /// every batch) unless a burst made one large.
-        var isEmpty: Bool { history.isEmpty && holds.isEmpty && closings.isEmpty && fates.isEmpty }
+        var isEmpty: Bool { history.isEmpty && holds.isEmpty && closings.isEmpty && fates.isEmpty && actions.isEmpty }
 
         mutating func empty() {
             Self.empty(&history)
@@ -52,6 +54,7 @@ final class GroupCommit {
             Self.empty(&ends)
             Self.empty(&closings)
             Self.empty(&fates)
+            Self.empty(&actions)
         }
 
         private static func empty<Item>(_ items: inout [Item]) {
@@ -166,6 +169,12 @@ final class GroupCommit {
         schedule()
     }
 
+    /// Notes in history that the person acted on `id` (an action of its app).
+    func noteActed(_ id: UInt32, at date: Instant) {
+        pending.actions.append((id, date))
+        schedule()
+    }
+
     /// Notes in history a step of what became of `id` (a digest, a replay, the daemon's pause).
     func noteFate(_ id: UInt32, _ step: FateStep) {
         pending.fates.append((id, step))
@@ -203,6 +212,7 @@ final class GroupCommit {
             batch.holds.insert(contentsOf: backlog.holds, at: 0)
             batch.closings.insert(contentsOf: backlog.closings, at: 0)
             batch.fates.insert(contentsOf: backlog.fates, at: 0)
+            batch.actions.insert(contentsOf: backlog.actions, at: 0)
             backlog = Batch()
         }
         let wasFailing = failing
@@ -212,10 +222,15 @@ final class GroupCommit {
             failing = false
             if late > 0 { logger?("\(Count.of(late, "notification")) kept in memory while the state database could not be written are in history now") }
         } catch {
-            // The closings and fates are about rows not written either: they wait with them.
+            // The closings, fates and actions are about rows not written either: they wait with them.
             keep(batch, error: error)
             batch.closings = []
             batch.fates = []
+            batch.actions = []
+        }
+        do { try store.markActed(batch.actions); failures.succeeded("recording actions") } catch {
+            failures.failed("recording actions", "cannot record the actions taken on notifications in the state database: \(oneLine(error)); kept in memory until it can")
+            backlog.actions += batch.actions
         }
         do { try store.markClosed(batch.closings); failures.succeeded("recording closings") } catch {
             failures.failed("recording closings", "cannot record closings in the state database: \(oneLine(error)); kept in memory until it can")
@@ -227,6 +242,7 @@ final class GroupCommit {
         }
         Self.bound(&backlog.closings)
         Self.bound(&backlog.fates)
+        Self.bound(&backlog.actions)
         if !backlog.isEmpty { scheduleRetry() }
         for answer in batch.answers { answer.send() }
         committed(batch.ends, batch.answers.count)
@@ -241,8 +257,10 @@ final class GroupCommit {
         backlog.holds += batch.holds
         backlog.closings += batch.closings
         backlog.fates += batch.fates
+        backlog.actions += batch.actions
         Self.bound(&backlog.closings)
         Self.bound(&backlog.fates)
+        Self.bound(&backlog.actions)
         let over = backlog.history.count - Self.backlogLimit
         if over > 0 {
             backlog.history.removeFirst(over)
