@@ -1,8 +1,8 @@
 import ArgumentParser
 import FocusBridgeControl
 import FocusBridgeCore
+import FocusBridgeSystem
 import FocusBridgeTime
-import Foundation
 
 /// `focusctl report`: what interrupted you in the last days, per app, what became of it, and
 /// what to change (focusctl(1), REPORT).
@@ -90,10 +90,9 @@ struct ReportCommand: ParsableCommand {
         let subtitle = "From \(local(report.since)) to \(local(report.until)), local time; \(report.apps.count) app"
             + (report.apps.count == 1 ? "" : "s") + "; focusctl report"
         do {
-            try Data(report.svg(subtitle: subtitle).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try AtomicFile.write(Array(report.svg(subtitle: subtitle).utf8), to: path)
         } catch {
-            let reason = (error as NSError).localizedFailureReason ?? error.localizedDescription
-            ControlClient.fail("focusctl: cannot write the picture to \(path): \(reason)", code: 1)
+            ControlClient.fail("focusctl: cannot write the picture to \(path): \(error.description)", code: 1)
         }
     }
 }

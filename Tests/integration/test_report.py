@@ -256,7 +256,7 @@ def test_bad_days_are_refused_in_one_sentence(bridge, focusctl):
         line = fails_in_one_sentence(focusctl, "report", "--days", bad)
         assert line.startswith("focusctl: --days takes a whole number of days from 1"), line
     line = fails_in_one_sentence(focusctl, "report", "--days", "8")
-    assert line == "history keeps 7 days (history-days); a report covers 1 to 7, not 8", line
+    assert line == "focusctl: history keeps 7 days (history-days); a report covers 1 to 7, not 8", line
 
 
 def test_days_go_up_to_history_days(focus_bridge, focusctl):
