@@ -90,7 +90,8 @@ struct ReportCommand: ParsableCommand {
         let subtitle = "From \(local(report.since)) to \(local(report.until)), local time; \(report.apps.count) app"
             + (report.apps.count == 1 ? "" : "s") + "; focusctl report"
         do {
-            try AtomicFile.write(Array(report.svg(subtitle: subtitle).utf8), to: path)
+            // `~/week.svg` as a person writes it, also where no shell expanded it.
+            try AtomicFile.write(Array(report.svg(subtitle: subtitle).utf8), to: FilePath.standardized(path))
         } catch {
             ControlClient.fail("focusctl: cannot write the picture to \(path): \(error.description)", code: 1)
         }
