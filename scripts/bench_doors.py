@@ -12,10 +12,11 @@ shut-down cancel). Every notification is forwarded (no Focus, distinct texts).
 
     scripts/bench_doors.py --bridge .build/release/focus-bridge [--n1 200 --n2 1200] [--output bench/doors.json]
 """
-import argparse, json, os, re, shutil, signal, subprocess, sys, tempfile, time
+import argparse, json, os, shutil, signal, subprocess, sys, tempfile, time
 
 import gi
 gi.require_version("Gio", "2.0")
+from bench_references import total_ir  # noqa: E402  (the same callgrind totals)
 from gi.repository import Gio, GLib  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -106,15 +107,6 @@ def round_trips(conn, door, n, offset):
                            GLib.Variant("(ssa{sv})", (APP_ID, "n%d" % i, {"title": GLib.Variant("s", text),
                                                                           "body": GLib.Variant("s", "body")})),
                            None, 0, 60000, None)
-
-
-def total_ir(path):
-    with open(path) as f:
-        for line in f:
-            m = re.match(r"(summary|totals):\s+(\d+)", line)
-            if m:
-                return int(m.group(2))
-    raise RuntimeError("no totals in " + path)
 
 
 def measure(args, bus_address, binary, door, n, scratch):
