@@ -19,6 +19,7 @@ public enum Control1Method: String, CaseIterable, Sendable {
     case dismiss = "Dismiss"
     case dismissHeld = "DismissHeld"
     case showAll = "ShowAll"
+    case snooze = "Snooze"
     case watch = "Watch"
     case apps = "Apps"
     case setAppChoice = "SetAppChoice"
@@ -42,6 +43,7 @@ public enum Control1Method: String, CaseIterable, Sendable {
         case .setAppChoice: "sssb"
         case .resetAppChoice: "ss"
         case .mute: "sdb"
+        case .snooze: "ud"
         }
     }
 
@@ -51,7 +53,7 @@ public enum Control1Method: String, CaseIterable, Sendable {
         case .reload, .setSilent, .watch: ""
         case .deliverSummary: "u"
         case .status, .history, .report, .explain, .focusOn, .focusOff, .focusList, .summary, .explainNotification, .show,
-             .dismiss, .dismissHeld, .showAll, .apps, .setAppChoice, .resetAppChoice, .mute, .unmute, .shareStatus,
+             .dismiss, .dismissHeld, .showAll, .snooze, .apps, .setAppChoice, .resetAppChoice, .mute, .unmute, .shareStatus,
              .shareForget:
             "s"
         }

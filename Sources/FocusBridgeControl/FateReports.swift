@@ -141,7 +141,7 @@ public struct ExplainIDReport: Codable, Equatable, Sendable {
 /// What `Show`, `Dismiss`, `DismissHeld` and `ShowAll` answer: what was done, to which IDs, in
 /// one sentence for people.
 public struct FateActionReport: Codable, Equatable, Sendable {
-    /// `show`, `dismiss` or `show-all`.
+    /// `show`, `dismiss`, `show-all` or `snooze`.
     public var action: String
     /// The notifications acted on (empty: nothing was done).
     public var ids: [UInt32]
@@ -149,13 +149,17 @@ public struct FateActionReport: Codable, Equatable, Sendable {
     public var copy: UInt32?
     /// `show-all`: the digest.
     public var digest: UInt32?
+    /// `snooze`: when it is shown again (`Timestamp`).
+    public var until: String?
     public var message: String
 
-    public init(action: String, ids: [UInt32], copy: UInt32? = nil, digest: UInt32? = nil, message: String) {
+    public init(action: String, ids: [UInt32], copy: UInt32? = nil, digest: UInt32? = nil, until: String? = nil,
+                message: String) {
         self.action = action
         self.ids = ids
         self.copy = copy
         self.digest = digest
+        self.until = until
         self.message = message
     }
 
@@ -165,6 +169,7 @@ public struct FateActionReport: Codable, Equatable, Sendable {
         try container.encode(ids, forKey: .ids)
         try container.encode(copy, forKey: .copy)
         try container.encode(digest, forKey: .digest)
+        try container.encode(until, forKey: .until)
         try container.encode(message, forKey: .message)
     }
 }

@@ -102,21 +102,38 @@ public struct StatusReport: Codable, Equatable, Sendable {
         public var inFlight: Int?
         public var heldFocus: Int
         public var heldSummary: Int
+        /// Snoozed by the person, waiting to be shown again (`focusctl snooze`).
+        public var snoozed: Int
 
         enum CodingKeys: String, CodingKey {
-            case received, delivered, queued
+            case received, delivered, queued, snoozed
             case inFlight = "in-flight"
             case heldFocus = "held-focus"
             case heldSummary = "held-summary"
         }
 
-        public init(received: Int?, delivered: Int?, queued: Int?, inFlight: Int?, heldFocus: Int, heldSummary: Int) {
+        public init(received: Int?, delivered: Int?, queued: Int?, inFlight: Int?, heldFocus: Int, heldSummary: Int,
+                    snoozed: Int = 0) {
             self.received = received
             self.delivered = delivered
             self.queued = queued
             self.inFlight = inFlight
             self.heldFocus = heldFocus
             self.heldSummary = heldSummary
+            self.snoozed = snoozed
+        }
+
+        /// `snoozed` may be missing: a focusctl upgraded while the bridge of the version before
+        /// still runs reads its status all the same.
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            received = try container.decodeIfPresent(Int.self, forKey: .received)
+            delivered = try container.decodeIfPresent(Int.self, forKey: .delivered)
+            queued = try container.decodeIfPresent(Int.self, forKey: .queued)
+            inFlight = try container.decodeIfPresent(Int.self, forKey: .inFlight)
+            heldFocus = try container.decode(Int.self, forKey: .heldFocus)
+            heldSummary = try container.decode(Int.self, forKey: .heldSummary)
+            snoozed = try container.decodeIfPresent(Int.self, forKey: .snoozed) ?? 0
         }
     }
 

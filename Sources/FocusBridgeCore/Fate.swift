@@ -22,6 +22,12 @@ public struct FateStep: Equatable, Sendable {
         case daemonQuiet = "daemon-quiet"
         /// Kept quiet by a mute of its app or thread: room left, nothing records it yet.
         case muted
+        /// The person snoozed it: off the screen, its app not told; `detail`: until when, in
+        /// seconds since 1970.
+        case snoozed
+        /// Its snooze ended: shown again as itself; `detail`: what held it instead (a Focus on
+        /// then, the summary).
+        case unsnoozed = "shown-after-snooze"
         /// No daemon showed it: in log mode (asked for, or fallen back to when no daemon could
         /// start) it was only printed in focus-bridge's log.
         case logged
@@ -116,6 +122,10 @@ public enum Fate {
         case .daemonQuiet: return "(\(step.detail ?? "the daemon's Do Not Disturb was on"))"
         case .muted: return "muted" + (step.detail.map { " (\($0))" } ?? "")
         case .logged: return "(only logged)"
+        case .snoozed:
+            let until = step.detail.flatMap(Double.init).map { time(Instant(timeIntervalSince1970: $0)) }
+            return "snoozed" + (until.map { " until \($0)" } ?? "")
+        case .unsnoozed: return step.detail ?? "shown again"
         case nil: return step.kind + (step.detail.map { " (\($0))" } ?? "")
         }
     }

@@ -7,8 +7,22 @@ public struct HeldNotification: Equatable, Sendable {
     public enum Reason: Hashable, Sendable {
         case focus(String)
         case summary
+        /// Snoozed by the person (`focusctl snooze`, the `snooze-hour` quick action): off the
+        /// screen, its app not told, shown again as itself at `until`.
+        case snooze(until: Instant)
 
-        public var outcome: DeliveryOutcome { if case .summary = self { .heldSummary } else { .heldFocus } }
+        /// What history's decision calls it while it waits; nil for a snoozed one (it was shown,
+        /// and counts toward neither the Focus nor the summary).
+        public var outcome: DeliveryOutcome? {
+            switch self {
+            case .focus: .heldFocus
+            case .summary: .heldSummary
+            case .snooze: nil
+            }
+        }
+
+        /// When a snoozed one is due; nil for what a Focus or the summary holds.
+        public var snoozedUntil: Instant? { if case .snooze(let until) = self { until } else { nil } }
     }
 
     /// The most a held notification's original arguments may weigh (the store keeps them byte for

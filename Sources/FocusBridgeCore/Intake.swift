@@ -1,3 +1,5 @@
+import FocusBridgeTime
+
 /// What the bridge does with one `Notify`, decided without I/O (focus-bridge(1), BEHAVIOUR): from
 /// the decoded notification, the caller and the live state, one complete plan — the ID it gets,
 /// who holds that ID, the one step it takes (held, dropped, collapsed or forwarded), the history
@@ -50,10 +52,12 @@ public struct Intake: Equatable, Sendable {
     ///   - focusName: the name of the Focus that is on (what it holds is held for that name).
     ///   - table: the notifications shown or collapsed now.
     ///   - held: the holders of a notification held now (not one sent out in a digest).
+    ///   - snoozed: until when a held notification is snoozed (nil: it is not).
     ///   - newID: hands out a new ID, asked only when the notification gets one.
     public static func take(_ notification: NotificationRequest, app: AppIdentity, caller: Caller, payloadBytes: Int,
                             context: PolicyContext, focusName: String?, table: NotificationTable,
-                            held: (UInt32) -> [Caller]?, newID: () -> UInt32) -> Intake {
+                            held: (UInt32) -> [Caller]?, snoozed: (UInt32) -> Instant? = { _ in nil },
+                            newID: () -> UInt32) -> Intake {
         var decision = Policy.decide(notification, app: app, context: context)
         let replacing = notification.replacesID
         // One ownership rule for what is shown and what is held: `Caller.mayActFor`.
@@ -92,7 +96,7 @@ public struct Intake: Equatable, Sendable {
             id = .new
         }
 
-        let step: Step
+        var step: Step
         switch decision.outcome {
         case .heldSummary: step = .hold(.summary)
         case .heldFocus: step = .hold(.focus(focusName ?? ""))
@@ -100,11 +104,18 @@ public struct Intake: Equatable, Sendable {
         case .collapsed: step = .collapse
         case .delivered, .coalesced: step = .forward(counts: replacing == 0 && decision.outcome != .coalesced)
         }
+        var steps: [FateStep] = []
+        if heldHolders != nil, let until = snoozed(replacing), !tooHeavy, isHeldStep(step) || isForwardStep(step) {
+            // The person asked not to see it until then: an update from its app waits with it.
+            step = .hold(.snooze(until: until))
+            steps.append(FateStep(.snoozed, at: context.now, detail: String(until.timeIntervalSince1970)))
+            decision.trace.append("delivery: kept snoozed (it replaces notification \(replacing), snoozed by the person)")
+        }
         // A held one replaced goes out as its replacement, or is held again in its place.
         let replacesHeld = heldHolders != nil && step != .collapse && !isHeldStep(step)
         let number = switch id { case .new: newID(); case .existing(let existing): existing }
         let history = HistoryEntry(id: number, app: app.key, summary: notification.summary, body: notification.body,
-                                   level: decision.level, decision: decision.outcome, received: context.now,
+                                   level: decision.level, decision: decision.outcome, received: context.now, steps: steps,
                                    kept: KeptRequest(notification, decision: decision, context: context, focusName: focusName),
                                    via: app.via)
         var item: HeldNotification?
@@ -119,4 +130,5 @@ public struct Intake: Equatable, Sendable {
     }
 
     private static func isHeldStep(_ step: Step) -> Bool { if case .hold = step { true } else { false } }
+    private static func isForwardStep(_ step: Step) -> Bool { if case .forward = step { true } else { false } }
 }

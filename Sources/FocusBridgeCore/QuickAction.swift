@@ -5,29 +5,35 @@
 public enum QuickAction: String, CaseIterable, Sendable {
     case muteHour = "mute-hour"
     case turnOffTimeSensitive = "turn-off-time-sensitive"
+    /// Off the screen for an hour, its app not told, then shown again as itself.
+    case snoozeHour = "snooze-hour"
 
     /// The key the daemon sends back; no app's key may start like this (`ActionNormaliser` drops one).
     public var key: String {
         switch self {
         case .muteHour: Self.muteHourKey
         case .turnOffTimeSensitive: Self.turnOffTimeSensitiveKey
+        case .snoozeHour: Self.snoozeHourKey
         }
     }
 
     /// The keys made once: one is asked for on every `Notify` given quick actions.
     private static let muteHourKey = keyPrefix + QuickAction.muteHour.rawValue
     private static let turnOffTimeSensitiveKey = keyPrefix + QuickAction.turnOffTimeSensitive.rawValue
+    private static let snoozeHourKey = keyPrefix + QuickAction.snoozeHour.rawValue
 
     /// The trace line of quick actions added, before their labels.
     private static let added = "actions: quick actions added after the app's: "
     /// The line for this one added alone (as on most notifications given quick actions), made once.
     private static let muteHourAlone = added + quotedLabels([.muteHour])
     private static let turnOffTimeSensitiveAlone = added + quotedLabels([.turnOffTimeSensitive])
+    private static let snoozeHourAlone = added + quotedLabels([.snoozeHour])
 
     private var addedAlone: String {
         switch self {
         case .muteHour: Self.muteHourAlone
         case .turnOffTimeSensitive: Self.turnOffTimeSensitiveAlone
+        case .snoozeHour: Self.snoozeHourAlone
         }
     }
     /// What every quick action's key starts with; an app's action that does is dropped.
@@ -37,6 +43,7 @@ public enum QuickAction: String, CaseIterable, Sendable {
         switch self {
         case .muteHour: "Mute 1 Hour"
         case .turnOffTimeSensitive: "Turn Off Time Sensitive"
+        case .snoozeHour: "Snooze 1 Hour"
         }
     }
 
@@ -51,6 +58,8 @@ public enum QuickAction: String, CaseIterable, Sendable {
             switch action {
             case .muteHour: level != .critical
             case .turnOffTimeSensitive: level == .timeSensitive
+            // A critical one stays until it is dealt with, as it is never muted.
+            case .snoozeHour: level != .critical
             }
         }
         // Filtered only when some do not apply (no array made on the way of most `Notify` calls).

@@ -289,6 +289,19 @@ public enum EmbeddedFiles {
       <arg name="json" type="s" direction="out"/>
     </method>
 
+    <!-- Snooze: takes notification id off the screen for seconds (1 to
+         604800) without telling its app (no NotificationClosed: the ID stays
+         alive), and shows it again as itself when the time is up; one
+         snoozed already is snoozed until the new end. Answers {"action":
+         "snooze", "ids": [id], "until": "2026-11-28T15:04:05Z", ...}. One
+         not on screen, the bridge's own, or a duration out of range gives
+         org.focusbridge.Error.InvalidRequest. -->
+    <method name="Snooze">
+      <arg name="id" type="u" direction="in"/>
+      <arg name="seconds" type="d" direction="in"/>
+      <arg name="json" type="s" direction="out"/>
+    </method>
+
     <!-- Watch: asks for StateChanged. The signal is never broadcast: it goes
          to each connection of the bridge's own user that called Watch, until
          that connection leaves the bus (at most 256 at once). -->

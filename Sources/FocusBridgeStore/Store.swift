@@ -524,10 +524,7 @@ public final class Store {
 
     private func insertHeld(_ hold: Hold) throws {
         let item = hold.item
-        let (kind, focus): (String, String?) = switch item.reason {
-        case .summary: ("summary", nil)
-        case .focus(let name): ("focus", name)
-        }
+        let (kind, focus) = Self.stored(item.reason)
         try database.statement("""
             INSERT OR REPLACE INTO held (id, kind, focus, app, summary, body, level, relevance, received, sender, pid,
                                          digest, payload_type, payload, holders)
@@ -537,6 +534,33 @@ public final class Store {
                           item.holders.first?.connection ?? "",
                           item.processID.map { Int64($0) }, hold.payloadType, hold.payload,
                           Caller.stored(item.holders)])
+    }
+
+    /// What holds it, as the `kind` and `focus` columns keep it: a snooze keeps its end in
+    /// `focus`, in seconds since 1970 (no column of its own: no migration for it).
+    private static func stored(_ reason: HeldNotification.Reason) -> (kind: String, focus: String?) {
+        switch reason {
+        case .summary: ("summary", nil)
+        case .focus(let name): ("focus", name)
+        case .snooze(let until): ("snooze", String(until.timeIntervalSince1970))
+        }
+    }
+
+    /// The reason of a stored row; a snooze whose end cannot be read is due now (shown, never lost).
+    private static func reason(kind: String?, focus: String?) -> HeldNotification.Reason {
+        switch kind {
+        case "summary": .summary
+        case "snooze": .snooze(until: focus.flatMap(TimeBounds.storedInstant) ?? TimeBounds.earliest)
+        default: .focus(focus ?? "")
+        }
+    }
+
+    /// Changes what holds held notification `id` (a snooze made longer, a snooze that ended under
+    /// a Focus); it waits in no digest after.
+    public func setHeldReason(_ id: UInt32, _ reason: HeldNotification.Reason) throws {
+        let (kind, focus) = Self.stored(reason)
+        try database.statement("UPDATE held SET kind = ?, focus = ?, digest = NULL WHERE id = ?")
+            .execute([kind, focus, Int64(id)])
     }
 
     /// A held notification with its original `Notify` arguments, for `commit`.
@@ -580,7 +604,7 @@ public final class Store {
                 if let id = row.int64(0) { unusable.append(id) }
                 return nil
             }
-            let reason: HeldNotification.Reason = row.string(1) == "summary" ? .summary : .focus(row.string(2) ?? "")
+            let reason = Self.reason(kind: row.string(1), focus: row.string(2))
             let item = HeldNotification(
                 id: id, reason: reason, app: row.string(3) ?? "",
                 summary: row.string(4) ?? "", body: row.string(5) ?? "",

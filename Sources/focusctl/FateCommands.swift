@@ -2,6 +2,7 @@ import ArgumentParser
 import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeTime
 
 /// A notification ID as typed: a whole number of 1 or more, else one sentence and exit 1.
 enum NotificationIDText {
@@ -66,6 +67,47 @@ struct DismissCommand: ParsableCommand {
     func run() throws {
         if allHeld { return act(.dismissHeld, nil, json: output.json) }
         act(.dismiss, .tuple([.uint32(NotificationIDText.parse(id ?? ""))]), json: output.json)
+    }
+}
+
+/// `focusctl snooze ID [--for DURATION]`.
+struct SnoozeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "snooze",
+        abstract: "Take a notification off the screen for a while (default an hour); it comes back as itself.",
+        discussion: """
+            The notification leaves the screen and its app is not told: its ID stays alive, and \
+            the app may still replace it (the update waits with it) or close it. When the time \
+            is up it is shown again as itself, with its actions, from what history keeps of it \
+            (its summary and body, not its images); if a Focus or the scheduled summary would \
+            hold it then, it is held for that instead. It is kept across restarts. Snoozing one \
+            snoozed already sets a new end; focusctl show ID shows it sooner, focusctl dismiss \
+            ID ends it.
+            """)
+
+    @Argument(help: ArgumentHelp("The notification on screen, by its ID in focusctl history.", valueName: "id"))
+    var id: String
+
+    // Any text is taken as the value ("-5m" too), so a bad one gets one sentence, not "Missing value".
+    @Option(name: .customLong("for"), parsing: .unconditional,
+            help: ArgumentHelp("For this long: 45s, 10m, 1h30m, 2h (default 1h, at most 7d).", valueName: "duration"))
+    var duration: String?
+
+    @OptionGroup var output: JSONOutput<JSONHelp.FateAction>
+
+    func run() throws {
+        let number = NotificationIDText.parse(id)
+        var seconds: Double = 3600
+        if let duration {
+            guard let value = DurationText.seconds(duration) else {
+                ControlClient.fail("focusctl: --for takes a duration such as 45s, 10m, 1h30m or 2h, not \"\(duration)\".", code: 1)
+            }
+            guard value >= 1, value <= 7 * 86_400 else {
+                ControlClient.fail("focusctl: a snooze lasts from one second to a week (7d), not \"\(duration)\".", code: 1)
+            }
+            seconds = value
+        }
+        act(.snooze, .tuple([.uint32(number), .double(seconds)]), json: output.json)
     }
 }
 

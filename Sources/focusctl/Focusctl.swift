@@ -14,7 +14,7 @@ struct Focusctl: ParsableCommand {
         abstract: "Control and inspect FocusBridge.",
         version: focusBridgeVersion,
         subcommands: [StatusCommand.self, FocusCommand.self, DndCommand.self, SilentCommand.self, SummaryCommand.self, HistoryCommand.self, ReportCommand.self,
-                      ExplainCommand.self, ShowCommand.self, DismissCommand.self, DigestCommand.self,
+                      ExplainCommand.self, ShowCommand.self, DismissCommand.self, SnoozeCommand.self, DigestCommand.self,
                       AppsCommand.self, AppCommand.self, MuteCommand.self, UnmuteCommand.self,
                       CheckConfigCommand.self, ReloadCommand.self, WatchCommand.self, ShareCommand.self, DoctorCommand.self])
 

@@ -47,7 +47,7 @@ final class ConfigQuickActionsTests: XCTestCase {
         }
         XCTAssertThrowsError(try Configuration.parse("[general]\nquick-actions = [\"mute-hr\"]\n", path: "/c.toml")) { error in
             XCTAssertEqual((error as! ConfigError).lines,
-                           ["/c.toml:2:18: `quick-actions` takes \"mute-hour\", \"turn-off-time-sensitive\", not \"mute-hr\"; did you mean \"mute-hour\"?"])
+                           ["/c.toml:2:18: `quick-actions` takes \"mute-hour\", \"turn-off-time-sensitive\", \"snooze-hour\", not \"mute-hr\"; did you mean \"mute-hour\"?"])
         }
     }
 }

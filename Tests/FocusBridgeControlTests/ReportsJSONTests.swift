@@ -30,7 +30,7 @@ final class ReportsJSONTests: XCTestCase {
         // Left out on purpose: capabilities before the daemon answered, the running counters in StateChanged.
         XCTAssertNil(downstream["capabilities"])
         let counts = try XCTUnwrap(json["counts"] as? [String: Any])
-        XCTAssertEqual(Set(counts.keys), ["held-focus", "held-summary"])
+        XCTAssertEqual(Set(counts.keys), ["held-focus", "held-summary", "snoozed"])
 
         let history = try object(HistoryReport(HistoryEntry(id: 3, app: "mail", summary: "Hi", body: "", level: .active,
                                                             decision: .delivered, received: Instant(timeIntervalSince1970: 0))))

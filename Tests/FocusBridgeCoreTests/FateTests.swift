@@ -117,8 +117,25 @@ extension FateTests {
 extension FateTests {
     func testFateReportsWriteNullNotNothing() {
         XCTAssertEqual(JSONText.encode(FateActionReport(action: "dismiss", ids: [], message: "m")),
-                       #"{"action":"dismiss","copy":null,"digest":null,"ids":[],"message":"m"}"#)
+                       #"{"action":"dismiss","copy":null,"digest":null,"ids":[],"message":"m","until":null}"#)
         XCTAssertEqual(JSONText.encode(FateStepReport(FateStep(.replayed, at: Instant(timeIntervalSince1970: 0)))),
                        #"{"at":"1970-01-01T00:00:00.000Z","detail":null,"number":null,"step":"replayed"}"#)
+    }
+}
+
+extension FateTests {
+    func testASnoozeSaysUntilWhenAndThatItWasShownAgain() {
+        let at = Instant(timeIntervalSince1970: 1_800_000_000)
+        let steps = [FateStep(.snoozed, at: at, detail: String(at.addingTimeInterval(3600).timeIntervalSince1970)),
+                     FateStep(.unsnoozed, at: at.addingTimeInterval(3600))]
+        let time: (Instant) -> String = { "t\(Int($0.timeIntervalSince1970) - 1_800_000_000)" }
+        XCTAssertEqual(Fate.line(decision: .delivered, steps: steps, closeReason: 2, closed: at.addingTimeInterval(4000),
+                                 time: time),
+                       "delivered → snoozed until t3600 → shown again → dismissed")
+        let held = [steps[0], FateStep(.unsnoozed, at: at.addingTimeInterval(3600), detail: "held for Work")]
+        XCTAssertEqual(Fate.line(decision: .delivered, steps: held, closeReason: nil, time: time),
+                       "delivered → snoozed until t3600 → held for Work")
+        // A stored end that cannot be read still says what happened.
+        XCTAssertEqual(Fate.words(FateStep(.snoozed, at: at, detail: "soon"), time: time), "snoozed")
     }
 }

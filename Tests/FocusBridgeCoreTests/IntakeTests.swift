@@ -13,13 +13,13 @@ final class IntakeTests: XCTestCase {
 
     private func take(_ notification: NotificationRequest = NotificationRequest(summary: "Hi"), caller: Caller? = nil,
                       payloadBytes: Int = 100, table: NotificationTable = NotificationTable(),
-                      held: [UInt32: [Caller]] = [:], focusName: String? = nil,
+                      held: [UInt32: [Caller]] = [:], snoozed: [UInt32: Instant] = [:], focusName: String? = nil,
                       _ change: (inout PolicyContext) -> Void = { _ in }) -> Intake {
         var context = PolicyContext(now: now)
         change(&context)
         return Intake.take(notification, app: app, caller: caller ?? alice, payloadBytes: payloadBytes,
                            context: context, focusName: focusName, table: table, held: { held[$0] },
-                           newID: { self.nextID += 1; return self.nextID })
+                           snoozed: { snoozed[$0] }, newID: { self.nextID += 1; return self.nextID })
     }
 
     /// The IDs the intake asked for: a new one only for a notification that gets one.
@@ -111,6 +111,34 @@ final class IntakeTests: XCTestCase {
         let stranger = take(NotificationRequest(replacesID: 9, summary: "Hi"), caller: bob, held: held)
         XCTAssertEqual(stranger.id, .new, "one ownership rule for held and shown")
         XCTAssertFalse(stranger.replacesHeld)
+    }
+
+    func testAnUpdateOfASnoozedOneWaitsWithItUnlessItIsDropped() {
+        let held: [UInt32: [Caller]] = [9: [alice]]
+        let until = now.addingTimeInterval(3600)
+        let update = take(NotificationRequest(replacesID: 9, summary: "Hi again"), caller: aliceAgain, held: held,
+                          snoozed: [9: until])
+        XCTAssertEqual(update.id, .existing(9))
+        XCTAssertEqual(update.step, .hold(.snooze(until: until)), "the person asked not to see it before then")
+        XCTAssertEqual(update.held?.reason, .snooze(until: until))
+        XCTAssertEqual(update.held?.summary, "Hi again")
+        XCTAssertFalse(update.replacesHeld, "held again in its place, not released")
+        XCTAssertEqual(update.history.steps.map(\.kind), ["snoozed"])
+        XCTAssertTrue(update.decision.trace.contains { $0.contains("kept snoozed") })
+
+        let underFocus = take(NotificationRequest(replacesID: 9, summary: "Hi"), caller: aliceAgain, held: held,
+                              snoozed: [9: until], focusName: "Work", focus)
+        XCTAssertEqual(underFocus.step, .hold(.snooze(until: until)), "its snooze ends first; the Focus is asked then")
+
+        let stranger = take(NotificationRequest(replacesID: 9, summary: "Hi"), caller: bob, held: held, snoozed: [9: until])
+        XCTAssertEqual(stranger.id, .new, "another user's notification is not theirs to update")
+        XCTAssertEqual(stranger.step, .forward(counts: false))
+
+        var off = AppRule()
+        off.delivery = .off
+        let dropped = take(NotificationRequest(replacesID: 9, summary: "Hi"), caller: aliceAgain, held: held,
+                           snoozed: [9: until]) { $0.settings.apps["mail"] = off }
+        XCTAssertEqual(dropped.step, .drop(endsAtOnce: true), "an app turned off since ends it, snoozed or not")
     }
 
     func testADuplicateFromTheSameSenderCoalescesFromAnotherIsItsOwn() {

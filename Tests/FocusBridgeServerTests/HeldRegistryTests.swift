@@ -49,7 +49,7 @@ final class HeldRegistryTests: XCTestCase {
         let stored = arguments(summary ?? item.summary).all
         fixture.commit.hold(Store.Hold(item: item, payloadType: stored.typeString, payload: stored.bytes))
         fixture.commit.record(HistoryEntry(id: item.id, app: item.app, summary: item.summary, body: "", level: .active,
-                                           decision: item.reason.outcome, received: item.received))
+                                           decision: item.reason.outcome ?? .delivered, received: item.received))
     }
 
     private func write(_ fixture: Fixture) {

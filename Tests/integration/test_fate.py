@@ -106,7 +106,7 @@ def test_history_follows_a_held_notification_to_its_digest_replay_and_end(focus_
     assert history_of(focusctl, digest)["fate"] == "delivered → closed by focus-bridge"
     # nothing is open now
     r = fc_ok(focusctl, "digest", "show-all", "--json")
-    assert json.loads(r.stdout) == {"action": "show-all", "ids": [], "copy": None, "digest": None,
+    assert json.loads(r.stdout) == {"action": "show-all", "ids": [], "copy": None, "digest": None, "until": None,
                                     "message": "No digest is open; nothing was shown."}, r.stdout
 
 

@@ -150,6 +150,9 @@ final class ControlInterface {
             call.reply(.tuple([.string(JSONText.encode(bridge.dismissAllHeld()))]))
         case .showAll:
             call.reply(.tuple([.string(JSONText.encode(try bridge.showAll(digest: arguments.child(0).uint32 ?? 0)))]))
+        case .snooze:
+            let report = try bridge.snooze(arguments.child(0).uint32 ?? 0, seconds: arguments.child(1).double ?? .nan)
+            call.reply(.tuple([.string(JSONText.encode(report))]))
         case .apps, .setAppChoice, .resetAppChoice, .mute, .unmute:
             try handleAppCall(call, method)
         case .shareStatus, .shareForget:
@@ -172,7 +175,7 @@ final class ControlInterface {
                               cause: bridge.downstream.likelyCause, reason: downstreamReason),
             counts: .init(received: bridge.received, delivered: bridge.delivered, queued: bridge.queuedCount,
                           inFlight: bridge.inFlightCount, heldFocus: bridge.heldCount(.heldFocus),
-                          heldSummary: bridge.heldCount(.heldSummary)),
+                          heldSummary: bridge.heldCount(.heldSummary), snoozed: bridge.snoozedCount),
             mutes: bridge.preferences.mutes.active(at: bridge.clock.now).map(MuteReport.init),
             windows: windows(), state: state(), config: config(), log: log)
     }

@@ -93,7 +93,11 @@ final class FocusController {
             }
             if let previous { bridge.focusEnded(previous.name, away: previous.source == .locked) }
         }
-        if !started { bridge.focusesEnded(besides: current?.name) }
+        if !started {
+            bridge.focusesEnded(besides: current?.name)
+            // Snoozes kept from before: those due now are shown, the others wait for their time.
+            bridge.snoozesEnded()
+        }
         if previous != current { changed() }
         catchUpSummaries(now: now)
         pruneHistory(now: now)

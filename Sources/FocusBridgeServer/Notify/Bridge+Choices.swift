@@ -10,9 +10,11 @@ extension Bridge {
     static let turnOffKey = "turn-off"
 
     /// The person chose a quick action on notification `entry`: it is done, the notification
-    /// closes as dismissed, and the app never hears the key.
+    /// closes as dismissed (but a snoozed one, which stays alive), and the app never hears the key.
     func quickAction(_ action: QuickAction, on entry: NotificationTable.Entry) {
         switch action {
+        case .snoozeHour:
+            return snoozeHour(entry)
         case .muteHour:
             preferences.mute(entry.appKey, until: clock.now.addingTimeInterval(3600))
         case .turnOffTimeSensitive:

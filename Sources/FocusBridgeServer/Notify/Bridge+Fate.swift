@@ -2,6 +2,7 @@ import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeStore
+import FocusBridgeTime
 
 /// What focusctl does to one notification by its ID — explain it, show it again, dismiss it —
 /// and history's record of what became of each (`Fate`). Every ID the bridge hands out still
@@ -18,14 +19,15 @@ extension Bridge {
     }
 
     /// The sentence for an ID history does not know.
-    private static func unknown(_ id: UInt32) -> Refused {
+    static func unknown(_ id: UInt32) -> Refused {
         Refused(description: "there is no notification \(id) in history (focusctl history lists the IDs).")
     }
 
-    private static func heldFor(_ item: HeldNotification) -> String {
+    static func heldFor(_ item: HeldNotification, now: Instant) -> String {
         switch item.reason {
         case .focus(let name): "held for \(name)"
         case .summary: "held for the summary"
+        case .snooze(let until): "snoozed until \(Fate.localTime(until, now: now))"
         }
     }
 
@@ -56,7 +58,7 @@ extension Bridge {
             feedReplays()
             closeIfEmpty(digest)
             return FateActionReport(action: "show", ids: [id],
-                                    message: "Notification \(id) (\(item.app)), \(Self.heldFor(item)), is shown now as itself.")
+                                    message: "Notification \(id) (\(item.app)), \(Self.heldFor(item, now: clock.now)), is shown now as itself.")
         }
         guard id != 0, let entry = try store.entry(id: id) else { throw Self.unknown(id) }
         let copy = newID()
@@ -74,16 +76,16 @@ extension Bridge {
                             decision: .delivered, received: clock.now,
                             steps: [FateStep(.copyOf, at: clock.now, number: id)], kept: copyKept, via: entry.via))
         commit.noteFate(id, FateStep(.shownAgain, at: clock.now, number: copy))
-        deliver(copy, .fdo(Self.copyArguments(request)), shown, holders: [ownCaller], processID: nil, counts: false)
+        deliver(copy, .fdo(Self.arguments(of: request)), shown, holders: [ownCaller], processID: nil, counts: false)
         stateChanged()
         return FateActionReport(action: "show", ids: [id], copy: copy,
                                 message: "Notification \(id) (\(entry.app)) is shown again as notification \(copy), "
                                     + "from history (without its actions and images).")
     }
 
-    /// The `Notify` arguments of a copy: app name, icon, summary, body, timeout and the kept
-    /// hints, no actions.
-    private static func copyArguments(_ request: NotificationRequest) -> NotifyArguments {
+    /// The `Notify` arguments rebuilt from what history keeps (a copy, without its actions; a
+    /// snoozed one, with them): app name, icon, summary, body, actions, timeout and the kept hints.
+    static func arguments(of request: NotificationRequest) -> NotifyArguments {
         var hints: [(key: String, value: Variant)] = []
         for name in request.hints.keys.sorted() {
             let value: Variant
@@ -100,7 +102,7 @@ extension Bridge {
             hints.append((name, .boxed(value)))
         }
         return NotifyArguments(.tuple([.string(request.appName), .uint32(0), .string(request.appIcon),
-                                       .string(request.summary), .string(request.body), .strings([]),
+                                       .string(request.summary), .string(request.body), .strings(request.actions),
                                        .dictionary(hints), .int32(request.expireTimeout)]))
     }
 
@@ -118,7 +120,7 @@ extension Bridge {
         ended(id, reason: .dismissed, holders: item.holders)
         closeIfEmpty(digest)
         return FateActionReport(action: "dismiss", ids: [id],
-                                message: "Notification \(id) (\(item.app)), \(Self.heldFor(item)), was dismissed; "
+                                message: "Notification \(id) (\(item.app)), \(Self.heldFor(item, now: clock.now)), was dismissed; "
                                     + "its app was told (NotificationClosed, reason 2).")
     }
 

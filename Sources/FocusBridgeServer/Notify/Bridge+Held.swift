@@ -76,7 +76,7 @@ extension Bridge {
     }
 
     /// Sends held notifications as themselves, each to be answered to its own app.
-    func replay(_ ids: [UInt32], cause: String) {
+    func replay(_ ids: [UInt32], cause: String?) {
         held.queueReplay(ids, cause: cause)
         feedReplays()
     }
@@ -87,7 +87,12 @@ extension Bridge {
         var released: [UInt32] = []
         while queuedCount < Self.replayQueueRoom, let (item, arguments, cause) = held.nextReplay() {
             released.append(item.id)
-            if arguments != nil { commit.noteFate(item.id, FateStep(.replayed, at: clock.now, detail: cause)) }
+            if arguments != nil {
+                // A snooze that ended says so; one shown sooner was replayed by what asked.
+                let step = cause == nil && item.reason.snoozedUntil != nil
+                    ? FateStep(.unsnoozed, at: clock.now) : FateStep(.replayed, at: clock.now, detail: cause)
+                commit.noteFate(item.id, step)
+            }
             guard let arguments else {
                 logger.error("the stored notification \(item.id) cannot be read; dropped")
                 ended(item.id, reason: .undefined, holders: item.holders)

@@ -1,5 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeLoop
 import FocusBridgeStore
 import FocusBridgeTime
 import Logging
@@ -42,6 +43,8 @@ final class Bridge {
     let inhibitions = Inhibitions()
     /// The daemon's cookie for each inhibition passed on to it (plasmashell).
     var daemonCookies: [UInt32: UInt32] = [:]
+    /// Waits for the first snooze to end (`Bridge+Snooze.swift`); made at the first snooze.
+    var snoozeTimer: WallClockTimer?
     /// Who holds each ID shown or collapsed now.
     var holders = NotificationTable()
     let collapses = FloodCollapse()
@@ -141,6 +144,8 @@ final class Bridge {
     func waiting(_ kind: DeliveryOutcome) -> [HeldNotification] { held.waiting(kind) }
     /// How many wait of `kind` (what status and the tray show), without listing them.
     func heldCount(_ kind: DeliveryOutcome) -> Int { held.waitingCount(kind) }
+    /// How many are snoozed now.
+    var snoozedCount: Int { held.snoozedCount }
 
     /// The live state a decision depends on.
     func policyContext() -> PolicyContext {
@@ -185,7 +190,8 @@ final class Bridge {
         var context = policyContext()
         context.senderProcessID = process?.processID
         return Intake.take(notification, app: app, caller: caller, payloadBytes: payloadBytes, context: context,
-                           focusName: activeFocus?.name, table: holders, held: held.holders(of:), newID: ids.next)
+                           focusName: activeFocus?.name, table: holders, held: held.holders(of:),
+                           snoozed: held.snoozedUntil, newID: ids.next)
     }
 
     /// Carries out `plan`: the history row (and a held item) with this commit, `waiter` answered

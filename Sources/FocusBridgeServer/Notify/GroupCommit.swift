@@ -152,6 +152,12 @@ final class GroupCommit {
         pending.holds.append(hold)
     }
 
+    /// A held notification not written yet is written with what holds it now.
+    func rehold(_ id: UInt32, reason: HeldNotification.Reason) {
+        for index in pending.holds.indices where pending.holds[index].item.id == id { pending.holds[index].item.reason = reason }
+        for index in backlog.holds.indices where backlog.holds[index].item.id == id { backlog.holds[index].item.reason = reason }
+    }
+
     /// Held notifications released before they were written must not be written at all.
     func withdrawHolds(_ ids: Set<UInt32>) {
         pending.holds.removeAll { ids.contains($0.item.id) }

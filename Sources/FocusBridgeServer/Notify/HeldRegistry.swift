@@ -1,5 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeStore
+import FocusBridgeTime
 import Logging
 
 /// The held notifications (for a Focus or the summary), durable in the store: who holds each,
@@ -110,6 +111,36 @@ final class HeldRegistry {
             guard case .focus(let name) = reason, name != active else { return nil }
             return name
         })
+    }
+
+    // MARK: Snoozes
+
+    /// The snoozed ones, soonest due first.
+    var snoozed: [HeldNotification] {
+        waitingIDs.filter { $0.key.snoozedUntil != nil }.flatMap { items($0.value) }
+            .sorted { ($0.reason.snoozedUntil!, $0.id) < ($1.reason.snoozedUntil!, $1.id) }
+    }
+
+    /// Until when held notification `id` is snoozed (nil: it is not, or not held).
+    func snoozedUntil(_ id: UInt32) -> Instant? { held[id]?.item.reason.snoozedUntil }
+
+    /// How many are snoozed, without listing them.
+    var snoozedCount: Int { waitingIDs.reduce(0) { $0 + ($1.key.snoozedUntil != nil ? $1.value.count : 0) } }
+
+    /// When the first snooze ends (nil: none waits).
+    var nextSnoozeEnd: Instant? { waitingIDs.keys.compactMap(\.snoozedUntil).min() }
+
+    /// Changes what holds `id`, durably (a snooze made longer, one that ended under a Focus); it
+    /// waits in no digest after.
+    func setReason(_ id: UInt32, _ reason: HeldNotification.Reason) {
+        guard var item = unplace(id)?.item else { return }
+        item.reason = reason
+        place(item, digest: nil)
+        commit.rehold(id, reason: reason)
+        do { try store.setHeldReason(id, reason); failures.succeeded("updating the held notifications") } catch {
+            failures.failed("updating the held notifications", "cannot update the held notifications in the state database: \(oneLine(error))")
+        }
+        changed()
     }
 
     /// Removes held notifications (delivered, replaced, closed or dismissed), durably.

@@ -1,0 +1,144 @@
+import FocusBridgeControl
+import FocusBridgeCore
+import FocusBridgeDBus
+import FocusBridgeLoop
+import FocusBridgeStore
+import FocusBridgeTime
+
+/// Snooze (focus-bridge(1), SNOOZE): a notification on screen leaves it for a while and comes
+/// back as itself, under its own ID. Its app is not told: no `NotificationClosed`, so the ID
+/// stays alive and the app may still replace it (the update waits with it) or close it (it ends
+/// as any held one). It is held durably as `.snooze(until:)`, its arguments rebuilt from what
+/// history keeps; one wall-clock timer waits for the first end.
+extension Bridge {
+    /// The longest snooze: a week, as a mute.
+    static let longestSnooze: Double = 7 * 86_400
+
+    /// Snoozes notification `id` for `seconds`: one on screen leaves it, one snoozed already is
+    /// snoozed until the new end.
+    func snooze(_ id: UInt32, seconds: Double) throws -> FateActionReport {
+        guard seconds.isFinite, seconds >= 1, seconds <= Self.longestSnooze else {
+            throw Refused(description: "a snooze lasts from one second to a week (7d).")
+        }
+        let until = clock.now.addingTimeInterval(seconds)
+        if id != 0, let item = held[id] {
+            guard item.reason.snoozedUntil != nil else {
+                throw Refused(description: "notification \(id) (\(item.app)) is not on screen: it is \(Self.heldFor(item, now: clock.now)); "
+                    + "focusctl show \(id) shows it now.")
+            }
+            held.setReason(id, .snooze(until: until))
+        } else {
+            guard id != 0, let entry = holders[id] else {
+                guard id != 0, let row = try store.entry(id: id) else { throw Self.unknown(id) }
+                throw Refused(description: "notification \(id) (\(row.app)) is not on screen (\(row.fate())); "
+                    + "focusctl snooze takes one that is shown now.")
+            }
+            try snoozeShown(entry, until: until)
+        }
+        let app = held[id]?.app ?? ""
+        return FateActionReport(action: "snooze", ids: [id], until: Timestamp.string(until),
+                                message: "Notification \(id) (\(app)) is snoozed until \(Fate.localTime(until, now: clock.now)): "
+                                    + "off the screen, its app not told; it is shown again as itself then "
+                                    + "(focusctl show \(id) shows it sooner).")
+    }
+
+    /// The quick action: an hour off the screen; it does nothing to what cannot be snoozed
+    /// (the daemon closes its copy as it always does after an action).
+    func snoozeHour(_ entry: NotificationTable.Entry) {
+        do {
+            try snoozeShown(entry, until: clock.now.addingTimeInterval(3600))
+        } catch {
+            logger.info("notification \(entry.id) cannot be snoozed: \(oneLine(error))")
+        }
+    }
+
+    /// Takes shown notification `entry` off the daemon's screen and holds it until `until`.
+    private func snoozeShown(_ entry: NotificationTable.Entry, until: Instant) throws {
+        let id = entry.id
+        guard !entry.connections.contains(ownName) else {
+            throw Refused(description: "notification \(id) is FocusBridge's own; it is not snoozed.")
+        }
+        guard entry.collapsedInto == nil else {
+            throw Refused(description: "notification \(id) (\(entry.appKey)) is counted in notification \(entry.collapsedInto!) "
+                + "(\"more from\"), not shown on its own; it is not snoozed.")
+        }
+        guard let daemonID = forwarder.daemonIDs.daemonID(of: id) else {
+            throw Refused(description: "notification \(id) (\(entry.appKey)) is not on the daemon's screen yet; try again in a moment.")
+        }
+        guard let row = try store.entry(id: id), let kept = row.kept else {
+            throw Refused(description: "notification \(id) (\(entry.appKey)) is not in history yet; try again in a moment.")
+        }
+        guard kept.door != .gtk else {
+            throw Refused(description: "notification \(id) (\(entry.appKey)) came by org.gtk.Notifications: GNOME Shell keeps it "
+                + "in its own list, where it stays; it is not snoozed.")
+        }
+        var request = kept.notification(summary: row.summary, body: row.body)
+        request.replacesID = 0
+        let arguments = Self.arguments(of: request)
+        let item = HeldNotification(id: id, reason: .snooze(until: until), app: row.app, summary: row.summary, body: row.body,
+                                    level: row.level, relevance: HeldNotification.relevance(of: request),
+                                    received: row.received, holders: entry.holders, processID: nil)
+        // Forgotten before the daemon closes its copy: its NotificationClosed then finds no
+        // bridge ID, and the app hears nothing.
+        tables.closed(id)
+        forget(id)
+        downstream.close(daemonID: daemonID, bridgeID: id)
+        held.hold(item)
+        let stored = arguments.all
+        commit.hold(Store.Hold(item: item, payloadType: stored.typeString, payload: stored.bytes))
+        logger.info("notification \(id) (\(row.app.escapingControlCharacters)) snoozed until \(Fate.localTime(until, now: clock.now))")
+        noteSnoozed(id, until: until)
+    }
+
+    private func noteSnoozed(_ id: UInt32, until: Instant) {
+        commit.noteFate(id, FateStep(.snoozed, at: clock.now, detail: String(until.timeIntervalSince1970)))
+        armSnoozes()
+        stateChanged()
+    }
+
+    /// Arms the timer for the first snooze to end (at start, after every change).
+    func armSnoozes() {
+        guard let next = held.nextSnoozeEnd else {
+            snoozeTimer?.schedule(atSecondsSince1970: nil)
+            return
+        }
+        if snoozeTimer == nil { snoozeTimer = WallClockTimer { [weak self] in self?.snoozesEnded() } }
+        snoozeTimer?.schedule(atSecondsSince1970: next.timeIntervalSince1970)
+    }
+
+    /// The snoozes that ended: each is shown again as itself — or, when the Focus on now (or the
+    /// scheduled summary) would hold it, held for that instead, as a new notification would be.
+    func snoozesEnded() {
+        let now = clock.now
+        var shown: [UInt32] = []
+        for item in held.snoozed {
+            guard let until = item.reason.snoozedUntil, until <= now else { break }
+            let decision = (try? store.heldPayload(item.id))
+                .flatMap { $0 }
+                .flatMap { DoorArguments(storedType: $0.type, bytes: $0.bytes) }
+                .map { arguments -> Decision in
+                    let request = arguments.request
+                    let app = AppIdentity.held(key: item.app, request: request,
+                                               sandbox: item.holders.lazy.compactMap(\.sandbox).first)
+                    return Policy.decide(request, app: app, context: policyContext())
+                }
+            switch decision?.outcome {
+            case .heldFocus? where activeFocus != nil:
+                let name = activeFocus!.name
+                held.setReason(item.id, .focus(name))
+                commit.noteFate(item.id, FateStep(.unsnoozed, at: now, detail: "held for \(name)"))
+            case .heldSummary?:
+                held.setReason(item.id, .summary)
+                commit.noteFate(item.id, FateStep(.unsnoozed, at: now, detail: "held for the summary"))
+            default:
+                shown.append(item.id)
+            }
+        }
+        if !shown.isEmpty {
+            logger.info("\(Count.of(shown.count, "snoozed notification")) shown again")
+            replay(shown, cause: nil)
+        }
+        armSnoozes()
+        stateChanged()
+    }
+}
