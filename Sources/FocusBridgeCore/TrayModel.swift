@@ -12,16 +12,18 @@ public struct TrayModel: Equatable, Sendable {
         public var silent: Bool
         public var heldFocus: Int
         public var heldSummary: Int
+        public var snoozed: Int
         public var mutes: [MuteList.Mute]
 
         public init(focusNames: [String], activeFocus: String? = nil, focusUntil: Instant? = nil, silent: Bool = false,
-                    heldFocus: Int = 0, heldSummary: Int = 0, mutes: [MuteList.Mute] = []) {
+                    heldFocus: Int = 0, heldSummary: Int = 0, snoozed: Int = 0, mutes: [MuteList.Mute] = []) {
             self.focusNames = focusNames
             self.activeFocus = activeFocus
             self.focusUntil = focusUntil
             self.silent = silent
             self.heldFocus = heldFocus
             self.heldSummary = heldSummary
+            self.snoozed = snoozed
             self.mutes = mutes
         }
     }
@@ -79,6 +81,7 @@ public struct TrayModel: Equatable, Sendable {
         if state.silent { lines.append("Silent: no sounds") }
         if state.heldFocus > 0 { lines.append("\(state.heldFocus) held by the Focus") }
         if state.heldSummary > 0 { lines.append("\(state.heldSummary) waiting for the summary") }
+        if state.snoozed > 0 { lines.append("\(state.snoozed) snoozed") }
         for mute in state.mutes.prefix(5) {
             lines.append("\(mute.app) muted until \(Self.time(mute.until, now: now, timeZone: timeZone))")
         }

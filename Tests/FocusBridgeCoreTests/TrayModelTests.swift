@@ -24,14 +24,14 @@ final class TrayModelTests: XCTestCase {
     func testAFocusShowsItsIconItsEndHeldCountsAndMutes() {
         let state = TrayModel.State(focusNames: ["work", "dnd"], activeFocus: "work",
                                     focusUntil: now.addingTimeInterval(3600), silent: true, heldFocus: 3, heldSummary: 2,
-                                    mutes: [.init(app: "Slack", until: now.addingTimeInterval(86_400))])
+                                    snoozed: 1, mutes: [.init(app: "Slack", until: now.addingTimeInterval(86_400))])
         let model = TrayModel(state, now: now, timeZone: utc)
         XCTAssertEqual(model.look, .focus, "a Focus wins over silent")
         XCTAssertEqual(model.iconName, TrayModel.focusIcon)
         XCTAssertEqual(model.title, "Focus: work")
         XCTAssertEqual(model.tooltip.split(separator: "\n"), [
             "work is on until 15:13", "Silent: no sounds", "3 held by the Focus", "2 waiting for the summary",
-            "Slack muted until Tue 14:13",
+            "1 snoozed", "Slack muted until Tue 14:13",
         ])
         XCTAssertEqual(model.item(TrayModel.firstFocusID)?.isOn, true)
         XCTAssertEqual(model.item(TrayModel.offID)?.isOn, false)

@@ -56,7 +56,7 @@ final class Tray {
         TrayModel.State(focusNames: bridge.settings.profiles.map(\.name), activeFocus: bridge.activeFocus?.name,
                         focusUntil: bridge.activeFocus?.until, silent: bridge.silent,
                         heldFocus: bridge.heldCount(.heldFocus), heldSummary: bridge.heldCount(.heldSummary),
-                        mutes: bridge.preferences.mutes.active(at: bridge.clock.now))
+                        snoozed: bridge.snoozedCount, mutes: bridge.preferences.mutes.active(at: bridge.clock.now))
     }
 
     private var wanted: Bool { bridge.settings.general.tray }
