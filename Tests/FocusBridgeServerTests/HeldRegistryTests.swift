@@ -90,6 +90,33 @@ final class HeldRegistryTests: XCTestCase {
         XCTAssertEqual(try registry(fixture).all.map(\.id), [2])
     }
 
+    // MARK: Snoozes
+
+    func testSnoozesAreCountedApartFromTheFocusAndComeBackInTheOrderTheyEnd() throws {
+        let fixture = try fixture()
+        let held = try registry(fixture)
+        let base = Instant(timeIntervalSince1970: 1_800_000_000)
+        hold(item(1), in: held, fixture)
+        hold(item(2, reason: .snooze(until: base.addingTimeInterval(600))), in: held, fixture)
+        hold(item(3, reason: .snooze(until: base.addingTimeInterval(60))), in: held, fixture)
+        XCTAssertEqual(held.waitingCount(.heldFocus), 1, "a snoozed one is not the Focus's")
+        XCTAssertEqual(held.waitingCount(.heldSummary), 0)
+        XCTAssertEqual(held.snoozedCount, 2)
+        XCTAssertEqual(held.snoozed.map(\.id), [3, 2], "soonest end first")
+        XCTAssertEqual(held.nextSnoozeEnd, base.addingTimeInterval(60))
+        XCTAssertEqual(held.focusNames(besides: nil), ["Work"], "a Focus's end releases no snooze")
+        // The one whose write is still pending is written with its new reason.
+        held.setReason(3, .focus("Work"))
+        write(fixture)
+
+        let restarted = try registry(fixture)
+        XCTAssertEqual(restarted.snoozed.map(\.id), [2])
+        XCTAssertEqual(restarted.snoozedUntil(2), base.addingTimeInterval(600))
+        XCTAssertEqual(restarted.waiting(for: "Work").map(\.id), [1, 3])
+        restarted.setReason(2, .snooze(until: base.addingTimeInterval(7200)))
+        XCTAssertEqual(try registry(fixture).nextSnoozeEnd, base.addingTimeInterval(7200), "a new end is kept at once")
+    }
+
     // MARK: Ownership
 
     func testHoldersAndOwnershipFollowTheCaller() throws {

@@ -64,7 +64,7 @@ final class HeldRegistry {
     /// Enters `item` in `held` and in the index its digest (or none) puts it in.
     private func place(_ item: HeldNotification, digest: UInt32?) {
         held[item.id] = (item, digest)
-        if let digest { digestIDs[digest, default: []].insert(item.id) } else { waitingIDs[item.reason, default: []].insert(item.id) }
+        if let digest { digestIDs[digest, default: []].insert(item.id) } else { waitingIDs[Self.index(item.reason), default: []].insert(item.id) }
     }
 
     /// Takes `id` out of `held` and out of its index; returns what it was.
@@ -75,10 +75,19 @@ final class HeldRegistry {
             digestIDs[digest]?.remove(id)
             if digestIDs[digest]?.isEmpty == true { digestIDs[digest] = nil }
         } else {
-            waitingIDs[entry.item.reason]?.remove(id)
-            if waitingIDs[entry.item.reason]?.isEmpty == true { waitingIDs[entry.item.reason] = nil }
+            let key = Self.index(entry.item.reason)
+            waitingIDs[key]?.remove(id)
+            if waitingIDs[key]?.isEmpty == true { waitingIDs[key] = nil }
         }
         return entry
+    }
+
+    /// Every snooze under one key, whatever its end: the index keeps as few keys as there are
+    /// Focuses, so what a `Notify` counts does not grow with the snoozes.
+    private static let snoozes = HeldNotification.Reason.snooze(until: TimeBounds.earliest)
+
+    private static func index(_ reason: HeldNotification.Reason) -> HeldNotification.Reason {
+        reason.snoozedUntil == nil ? reason : snoozes
     }
 
     private func items(_ ids: Set<UInt32>) -> [HeldNotification] { ids.compactMap { held[$0]?.item } }
@@ -117,18 +126,17 @@ final class HeldRegistry {
 
     /// The snoozed ones, soonest due first.
     var snoozed: [HeldNotification] {
-        waitingIDs.filter { $0.key.snoozedUntil != nil }.flatMap { items($0.value) }
-            .sorted { ($0.reason.snoozedUntil!, $0.id) < ($1.reason.snoozedUntil!, $1.id) }
+        items(waitingIDs[Self.snoozes] ?? []).sorted { ($0.reason.snoozedUntil!, $0.id) < ($1.reason.snoozedUntil!, $1.id) }
     }
 
     /// Until when held notification `id` is snoozed (nil: it is not, or not held).
     func snoozedUntil(_ id: UInt32) -> Instant? { held[id]?.item.reason.snoozedUntil }
 
     /// How many are snoozed, without listing them.
-    var snoozedCount: Int { waitingIDs.reduce(0) { $0 + ($1.key.snoozedUntil != nil ? $1.value.count : 0) } }
+    var snoozedCount: Int { waitingIDs[Self.snoozes]?.count ?? 0 }
 
     /// When the first snooze ends (nil: none waits).
-    var nextSnoozeEnd: Instant? { waitingIDs.keys.compactMap(\.snoozedUntil).min() }
+    var nextSnoozeEnd: Instant? { (waitingIDs[Self.snoozes] ?? []).compactMap { held[$0]?.item.reason.snoozedUntil }.min() }
 
     /// Changes what holds `id`, durably (a snooze made longer, one that ended under a Focus); it
     /// waits in no digest after.
