@@ -213,6 +213,27 @@ def test_close(rig, request):
         assert rig.count() == 0, "%s still holds the closed notification" % rig.daemon.id
 
 
+def test_snooze_takes_the_popup_off_and_brings_it_back(rig, request):
+    """focusctl snooze: the popup leaves the screen, its app hears nothing, and it is drawn again
+    when the snooze ends (focusctl(1), snooze)."""
+    if rig.daemon.close_xfail:
+        # the snooze closes the daemon's copy with CloseNotification: the same screen check fails
+        request.applymarker(pytest.mark.xfail(reason=rig.daemon.close_xfail, strict=True,
+                                              raises=pytest.fail.Exception))
+    nid = rig.notify("Interop: snooze me", "back in three seconds")
+    shot, box = rig.screen.wait_popup(rig.base, what="%s drew no popup" % rig.daemon.id)
+    rig.screen.keep(shot, "before-snooze")
+    r = run([FOCUSCTL_BIN, "snooze", str(nid), "--for", "3s"], rig.env)
+    assert r.returncode == 0, r.stderr
+    rig.screen.wait_back_to(rig.base, what="%s still shows the popup after focusctl snooze" % rig.daemon.id)
+    again, box_again = rig.screen.wait_popup(rig.base, timeout=15,
+                                             what="%s did not draw the popup again when the snooze ended" % rig.daemon.id)
+    rig.screen.keep(again, "after-snooze")
+    (w, h), (w2, h2) = box_size(box), box_size(box_again)
+    assert abs(w - w2) <= 4 and abs(h - h2) <= 4, "not the same popup: %r then %r" % (box, box_again)
+    assert not rig.client.got("NotificationClosed", nid), "the app was told its snoozed notification closed"
+
+
 def test_replace(rig):
     """replaces_id keeps the ID; the one popup is redrawn with the new (taller) text."""
     nid = rig.notify("Interop: replace me", "first text")

@@ -87,11 +87,11 @@ extension Bridge {
         var released: [UInt32] = []
         while queuedCount < Self.replayQueueRoom, let (item, arguments, cause) = held.nextReplay() {
             released.append(item.id)
+            // A snooze that ended says so; one shown sooner was replayed by what asked.
+            let snoozeEnded = cause == nil && item.reason.snoozedUntil != nil
             if arguments != nil {
-                // A snooze that ended says so; one shown sooner was replayed by what asked.
-                let step = cause == nil && item.reason.snoozedUntil != nil
-                    ? FateStep(.unsnoozed, at: clock.now) : FateStep(.replayed, at: clock.now, detail: cause)
-                commit.noteFate(item.id, step)
+                commit.noteFate(item.id, snoozeEnded ? FateStep(.unsnoozed, at: clock.now)
+                                                     : FateStep(.replayed, at: clock.now, detail: cause))
             }
             guard let arguments else {
                 logger.error("the stored notification \(item.id) cannot be read; dropped")
@@ -102,7 +102,10 @@ extension Bridge {
             let app = AppIdentity.held(key: item.app, request: request,
                                        sandbox: item.holders.lazy.compactMap(\.sandbox).first)
             let context = policyContext()
-            let shown = Policy.present(request, app: app, context: context)
+            // A snoozed one comes back as it was shown, quick actions too (Snooze 1 Hour again);
+            // other replays are shown without them.
+            let shown = snoozeEnded ? Policy.decide(request, app: app, context: context).shown
+                                    : Policy.present(request, app: app, context: context)
             let counts = Policy.replayCounts(request, app: app, context: context)
             deliver(item.id, arguments, shown, holders: item.holders, processID: item.processID, counts: counts)
         }
