@@ -169,6 +169,17 @@ def test_off_stops_the_weekly_review_but_not_the_command(focus_bridge, client, f
     fake_daemon.wait_notify(REVIEW % "Pager")
 
 
+def test_a_history_longer_than_a_slice_is_counted_whole(focus_bridge, client, fake_daemon, focusctl):
+    # The daemon reads history 500 rows per pass of its main loop: Pager's three are past the
+    # first two slices of newer ones, and calls are answered between the slices.
+    focus_bridge(QUIET + "rate-limit = 0\n")
+    sends(client, fake_daemon, focusctl, "Pager", "expired", "expired", "expired")
+    for n in range(1100):
+        client.notify("Flood %d" % n, "", app="Flood")
+    listed = review_json(focusctl)
+    assert [(a["app"], a["sent"], a["acted"]) for a in listed["apps"]] == [("Pager", 3, 0)], listed
+
+
 # --------------------------------------------------------------------------- the weekly run, restarts
 def test_a_missed_weekly_review_is_caught_up_at_start_and_remembered_across_restarts(
         focus_bridge, bridge_factory, client, fake_daemon, focusctl, make_client):
