@@ -57,6 +57,8 @@ packages=(
     syncthing
     # a real browser: its pages' notifications are their sites' (Tests/integration/test_browsers.py)
     chromium
+    # the report's picture drawn once as pixels (rsvg-convert: Tests/integration/test_report.py)
+    librsvg2-bin
     # the package and the archive (make deb, make dist, make test-package: test_package.py)
     dpkg-dev            # dpkg-shlibdeps, dpkg-gencontrol, dpkg-parsechangelog
     lintian

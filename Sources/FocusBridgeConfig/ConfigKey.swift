@@ -168,6 +168,7 @@ enum ConfigKeys {
         .integer("history-max-mb", \.historyMaxMB) {
             (4...1_048_576).contains($0) ? nil : "`history-max-mb` must be from 4 to 1048576 (1 TiB), not \($0)"
         },
+        .choice("time-sensitive-review", \.timeSensitiveReview),
     ]
 
     static let summary: [ConfigKey<PolicySettings>] = [

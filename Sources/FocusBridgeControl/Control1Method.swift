@@ -6,6 +6,7 @@ public enum Control1Method: String, CaseIterable, Sendable {
     case status = "Status"
     case history = "History"
     case report = "Report"
+    case review = "Review"
     case reload = "Reload"
     case setSilent = "SetSilent"
     case explain = "Explain"
@@ -36,7 +37,7 @@ public enum Control1Method: String, CaseIterable, Sendable {
             ""
         case .history: "us"
         case .report: "u"
-        case .setSilent: "b"
+        case .setSilent, .review: "b"
         case .explain, .unmute, .shareForget: "s"
         case .focusOn: "sds"
         case .explainNotification, .show, .dismiss, .showAll: "u"
@@ -52,7 +53,7 @@ public enum Control1Method: String, CaseIterable, Sendable {
         switch self {
         case .reload, .setSilent, .watch: ""
         case .deliverSummary: "u"
-        case .status, .history, .report, .explain, .focusOn, .focusOff, .focusList, .summary, .explainNotification, .show,
+        case .status, .history, .report, .review, .explain, .focusOn, .focusOff, .focusList, .summary, .explainNotification, .show,
              .dismiss, .dismissHeld, .showAll, .snooze, .apps, .setAppChoice, .resetAppChoice, .mute, .unmute, .shareStatus,
              .shareForget:
             "s"

@@ -60,6 +60,9 @@ public struct GeneralSettings: Equatable, Sendable {
     /// The tray switch (a StatusNotifierItem), shown whenever a tray is there.
     public var tray = true
     public var whileLocked: WhileLocked = .show
+    /// The periodic review of the apps whose Time Sensitive notifications were mostly left
+    /// alone (`TimeSensitiveReview`).
+    public var timeSensitiveReview: ReviewFrequency = .weekly
 
     public init() {}
 }

@@ -175,6 +175,18 @@ public enum EmbeddedFiles {
       <arg name="json" type="s" direction="out"/>
     </method>
 
+    <!-- Review: the Time Sensitive review now (focusctl(1), REVIEW): the apps
+         that sent at least 3 time-sensitive notifications in the 7 days before
+         and had fewer than half of them acted on, each at most once in 7 days.
+         With deliver true each gets the bridge's notification with Keep and
+         Turn Off (or waits while a Focus would hold it) and is remembered;
+         with false they are only listed. Answers the JSON of focusctl(1), JSON
+         OUTPUT, review. History is read a slice at a time, as for Report. -->
+    <method name="Review">
+      <arg name="deliver" type="b" direction="in"/>
+      <arg name="json" type="s" direction="out"/>
+    </method>
+
     <!-- Reload: reads the configuration file again. A file that fails to
          load is refused (the running configuration stays): the error
          org.focusbridge.Error.InvalidConfig carries "PATH:LINE:COLUMN: message" lines,

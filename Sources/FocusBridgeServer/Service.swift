@@ -55,6 +55,7 @@ public final class Service {
     private var notifications: MessageConnection?
     private var bridge: Bridge?
     private var focus: FocusController?
+    private var review: ReviewController?
     private var control: ControlInterface?
     private var tray: Tray?
     private var configWatch: ConfigWatch?
@@ -133,6 +134,8 @@ public final class Service {
         self.bridge = bridge
         let focus = FocusController(bridge: bridge, store: store, logger: logger)
         self.focus = focus
+        let review = ReviewController(bridge: bridge, store: store, timeZone: focus.timeZone, logger: logger)
+        self.review = review
         let control = ControlInterface(bus: session, bridge: bridge, store: store, focus: focus,
                                        configPath: options.configPath, reload: { [weak self] in self?.reload() })
         control.config = { [weak self] in
@@ -140,6 +143,7 @@ public final class Service {
             return StatusReport.Config(path: self.options.configPath, refused: self.refusal)
         }
         control.log = LogPlace.read()
+        control.review = review
         control.downstreamReason = plan.reason
         let tray = Tray(bus: session, bridge: bridge, focus: focus, logger: logger,
                         reload: { [weak self] in self?.reload() })
@@ -216,6 +220,7 @@ public final class Service {
         }
         daemon?.start()
         focus.start()
+        review.start()
         let windows = WindowWatch(logger: logger)
         self.windows = windows
         control.windows = { [weak windows] in windows?.report }
@@ -231,7 +236,10 @@ public final class Service {
         tray.start()
         bridge.preferences.start()
         bridge.askPendingQuestions()
-        SleepWatch.follow { [weak focus] in focus?.evaluate() }
+        SleepWatch.follow { [weak focus, weak review] in
+            focus?.evaluate()
+            review?.evaluate()
+        }
         logger.info("serving org.freedesktop.Notifications as \(notifications.uniqueName)")
     }
 
@@ -353,6 +361,7 @@ public final class Service {
             options.downstreamOverride(&configuration.downstream)
             bridge?.settings = configuration.policy
             focus?.evaluate()
+            review?.evaluate()
             share?.configure(configuration.share)
             tray?.refresh()
             if configuration.downstream != options.configuration.downstream {

@@ -321,6 +321,10 @@ public final class Store {
         case summaryChecked = "summary-checked"
         /// `[share]`'s ledger of the devices seen, as JSON.
         case share
+        /// When the weekly Time Sensitive review was last looked for, in seconds since 1970.
+        case reviewChecked = "review-checked"
+        /// The apps the Time Sensitive review asked about (`ReviewMemory`), as JSON.
+        case reviews
     }
 
     public func setting(_ key: SettingKey) throws -> String? {

@@ -13,7 +13,7 @@ struct Focusctl: ParsableCommand {
         commandName: "focusctl",
         abstract: "Control and inspect FocusBridge.",
         version: focusBridgeVersion,
-        subcommands: [StatusCommand.self, FocusCommand.self, DndCommand.self, SilentCommand.self, SummaryCommand.self, HistoryCommand.self, ReportCommand.self,
+        subcommands: [StatusCommand.self, FocusCommand.self, DndCommand.self, SilentCommand.self, SummaryCommand.self, HistoryCommand.self, ReportCommand.self, ReviewCommand.self,
                       ExplainCommand.self, ShowCommand.self, DismissCommand.self, SnoozeCommand.self, DigestCommand.self,
                       AppsCommand.self, AppCommand.self, MuteCommand.self, UnmuteCommand.self,
                       CheckConfigCommand.self, ReloadCommand.self, WatchCommand.self, ShareCommand.self, DoctorCommand.self])

@@ -28,5 +28,6 @@ enum JSONHelp {
     enum Delivered: JSONFlagHelp { static let text = "Print {\"delivered\": N}." }
     enum FocusNow: JSONFlagHelp { static let text = "Print the status's focus object, or null when none is on." }
     enum Doctor: JSONFlagHelp { static let text = "Print {\"ok\": true|false, \"checks\": [{\"check\", \"ok\", \"found\", \"fix\"}]}." }
+    enum Review: JSONFlagHelp { static let text = "List the reviews due as one JSON object, and deliver none." }
     enum Report: JSONFlagHelp { static let text = "Print the report as one JSON object (the picture, with --svg, still goes to its file)." }
 }

@@ -141,6 +141,17 @@ final class ReportsFoundationTests: XCTestCase {
         XCTAssertEqual(bounded.count, 1500, "how many are held")
         XCTAssertEqual(bounded.items.count, SummaryReport.maxItems, "how many are listed")
         try check(MuteReport(MuteList.Mute(app: "news", until: at)))
+        let review = ReviewReport(frequency: "weekly", since: at - 7 * 86_400, until: at, next: nil, delivered: false,
+                                  apps: [.init(TimeSensitiveReview.Item(app: "Pager", sent: 5, acted: 1), at: at)],
+                                  reviewed: [.init(ReviewMemory.Entry(app: "Slack", at: at, sent: 9, acted: 2, state: .waiting))])
+        try check(review)
+        let reviewJSON = try XCTUnwrap(try JSONSerialization.jsonObject(with: JSONEncoder().encode(review)) as? [String: Any])
+        XCTAssertEqual(Set(reviewJSON.keys), ["frequency", "since", "until", "next", "delivered", "apps", "reviewed"],
+                       "the keys focusctl(1), JSON OUTPUT, review, documents")
+        XCTAssertTrue(reviewJSON["next"] is NSNull, "off: null, not left out")
+        let app = try XCTUnwrap((reviewJSON["apps"] as? [[String: Any]])?.first)
+        XCTAssertEqual(Set(app.keys), ["app", "sent", "acted", "state", "at"])
+        XCTAssertEqual(app["state"] as? String, "due")
         try check(ShareForgetReport(device: "laptop", message: "forgotten"))
         var ledger = ShareLedger()
         ledger.devices["laptop"] = .init(sequence: 3, change: SharedChange(focus: "work", since: at, until: nil, changed: at),

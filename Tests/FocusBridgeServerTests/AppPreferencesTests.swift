@@ -58,6 +58,28 @@ final class AppPreferencesTests: XCTestCase {
         XCTAssertNil(preferences.question(40))
     }
 
+    /// The Time Sensitive review's memory: kept across a restart, what is over forgotten, a
+    /// stored value that cannot be read discarded with one warning.
+    func testTheReviewsMemorySurvivesARestart() throws {
+        let store = try temporaryStore()
+        let clock = TestClock(start)
+        let preferences = AppPreferences(store: store, clock: clock, logger: logs.logger)
+        preferences.noteReview(.init(app: "Pager", at: start.addingTimeInterval(-8 * 86_400), sent: 3, acted: 0,
+                                     state: .delivered))
+        preferences.noteReview(.init(app: "Chat", at: start.addingTimeInterval(-8 * 86_400), sent: 4, acted: 1,
+                                     state: .waiting))
+        preferences.noteReview(.init(app: "Build", at: start, sent: 5, acted: 2, state: .delivered))
+        let restarted = AppPreferences(store: store, clock: clock, logger: logs.logger)
+        XCTAssertEqual(restarted.reviews.entries.map(\.app), ["Chat", "Build"], "a review from before the period is over")
+        XCTAssertEqual(restarted.reviews.waiting.map(\.app), ["Chat"])
+        XCTAssertTrue(restarted.reviews.wasReviewed("build", before: start))
+
+        try store.setSetting(.reviews, "{not json")
+        XCTAssertEqual(AppPreferences(store: store, clock: clock, logger: logs.logger).reviews, ReviewMemory())
+        XCTAssertTrue(logs.lines.contains { $0.level == .warning && $0.message.hasPrefix("the stored Time Sensitive reviews are not valid") },
+                      "\(logs.lines)")
+    }
+
     func testMutesSurviveARestartAndThoseOverWhileStoppedAreForgotten() throws {
         let store = try temporaryStore()
         let clock = TestClock(start)

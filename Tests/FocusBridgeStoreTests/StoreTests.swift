@@ -288,7 +288,7 @@ final class StoreTests: XCTestCase {
     /// The keys are the ones state files hold: a state file written by any release reads the same.
     func testSettingKeysAreTheStoredOnes() throws {
         XCTAssertEqual(Store.SettingKey.allCases.map(\.rawValue),
-                       ["id-high-water", "silent", "manual-focus", "summary-checked", "share"])
+                       ["id-high-water", "silent", "manual-focus", "summary-checked", "share", "review-checked", "reviews"])
         try Store(directory: directory).setSetting(.silent, "on")
         XCTAssertEqual(try Store(directory: directory).setting(.silent), "on")
     }

@@ -2,18 +2,22 @@
 history's `outcome`, REPORT): through the real bridge, real clients (notify-send, gdbus, a GDBus
 client) and the recording fake daemon, which acts, dismisses and expires as a person and a
 daemon would; the report's JSON, its words, its suggestions and the commands they name, and its
-picture (SVG, read back as XML)."""
+picture (SVG, read back as XML and drawn once as pixels by librsvg)."""
 
 import datetime
 import json
 import re
+import shutil
 import subprocess
 import xml.etree.ElementTree as ET
 import zoneinfo
 
+import pytest
+
 from support.focus import byte
 from support.focusctl import fc_json, fc_ok, history_of
 from support.processes import run, session_env
+from support.screens import Shot
 from support.waiting import wait_until
 
 TEST_TIMEOUT = 60
@@ -286,12 +290,40 @@ def test_the_picture_is_svg_that_names_the_apps(bridge, fake_daemon, client, foc
     # A bar per app split by level: Calendar's one time-sensitive notification has its own colour.
     titles = ["".join(t.itertext()) for t in root.iter(SVG + "title")]
     assert "Mail: 3 active" in titles and "Calendar: 1 time-sensitive" in titles, titles
+    looked_at_as_pixels(picture, root, tmp_path)
 
     # With --json the report is on standard output and the picture in its file all the same.
     picture.unlink()
     rep = json.loads(fc_ok(focusctl, "report", "--json", "--svg", str(picture)).stdout)
     # Six, and the bridge's question about Calendar's first Time Sensitive one.
     assert rep["totals"]["total"] == 7 and app_of(rep, "FocusBridge")["total"] == 1 and picture.exists()
+
+
+# The picture's colours of the levels (ActivityReport+Views.swift), as pixels.
+ACTIVE, TIME_SENSITIVE, CRITICAL = (0x3d, 0x7d, 0xca), (0xe3, 0x9b, 0x2d), (0xd6, 0x45, 0x45)
+LEGEND_SWATCH = 12 * 12
+
+
+def looked_at_as_pixels(picture, root, tmp_path):
+    """Draws the SVG once as a PNG with librsvg (what image viewers and GNOME use) and looks at it as
+    a person would: the size it says, not blank, and the bars in their levels' colours — more of
+    each than its 12×12 swatch in the legend, none of a level nobody sent but the swatch."""
+    rsvg = shutil.which("rsvg-convert")
+    if not rsvg:
+        pytest.skip("rsvg-convert is not installed (librsvg2-bin: make deps)")
+    png = tmp_path / "report.png"
+    r = subprocess.run([rsvg, "-o", str(png), str(picture)], capture_output=True, text=True, timeout=30)
+    assert r.returncode == 0, "librsvg cannot draw the picture: %s" % r.stderr
+    shot = Shot.from_png(png.read_bytes())
+    assert (shot.width, shot.height) == (int(root.get("width")), int(root.get("height")))
+    white = shot.count((255, 255, 255))
+    assert white < 0.97 * shot.width * shot.height, "the picture is blank: %d of %d pixels white" % (
+        white, shot.width * shot.height)
+    # Mail's three active ones are the longest bar (420 × 18), the other app's two two thirds of it.
+    assert shot.count(ACTIVE) > 420 * 18, shot.count(ACTIVE)
+    # Calendar's one time-sensitive notification: a third of the longest bar.
+    assert shot.count(TIME_SENSITIVE) > 130 * 17, shot.count(TIME_SENSITIVE)
+    assert shot.count(CRITICAL) <= LEGEND_SWATCH, "a critical bar where nobody sent a critical one"
 
 
 def test_a_picture_that_cannot_be_written_is_one_sentence(bridge, focusctl, tmp_path):

@@ -26,6 +26,8 @@ final class ControlInterface {
     let focus: FocusController
     /// `[share]` (ControlInterface+Share.swift).
     var share: ShareFolder?
+    /// The Time Sensitive review, for `Review`.
+    var review: ReviewController?
     private let reload: () -> ConfigError?
     /// The configuration file, for `focusctl apps` (where a setting comes from).
     let configPath: String
@@ -80,6 +82,8 @@ final class ControlInterface {
             call.fail(DBusError(name: DBusError.invalidArgs, message: error.description))
         } catch let error as Refused {
             call.fail(DBusError(name: Self.invalidRequest, message: error.description))
+        } catch let error as ReviewController.Refused {
+            call.fail(DBusError(name: Self.invalidRequest, message: error.description))
         } catch {
             call.fail(DBusError(name: DBusError.failed, message: "\(error)"))
         }
@@ -99,6 +103,9 @@ final class ControlInterface {
             call.reply(.tuple([.string(JSONText.encode(entries.map(HistoryReport.init)))]))
         case .report:
             try report(call, days: arguments.child(0).uint32 ?? 0)
+        case .review:
+            guard let review else { return call.fail(DBusError(name: DBusError.failed, message: "the review is not running")) }
+            try review.review(call, deliver: arguments.child(0).bool ?? false)
         case .reload:
             if let error = reload() {
                 call.fail(DBusError(name: Self.invalidConfig, message: error.description))

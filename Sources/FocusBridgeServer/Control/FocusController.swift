@@ -137,6 +137,8 @@ final class FocusController {
         guard !due.isEmpty else { return }
         let count = bridge.deliverSummary()
         logger.info("scheduled summary (\(Count.of(due.count, "time")) due): \(Count.of(count, "notification"))")
+        // Reviews held back by a Focus come with the summary, as its digest does.
+        bridge.deliverWaitingReviews(withSummary: true)
     }
 
     /// Since when the screen is locked (nil: unlocked).

@@ -1,5 +1,6 @@
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeJSON
 import FocusBridgeLoop
 import FocusBridgeStore
 import FocusBridgeTime
@@ -15,6 +16,8 @@ final class AppPreferences {
     private let logger: Logger
     private(set) var choices: AppChoices
     private(set) var mutes: MuteList
+    /// The apps the Time Sensitive review asked about, or will once a Focus lets it.
+    private(set) var reviews: ReviewMemory
     private var timer: WallClockTimer?
     /// The bridge's questions on screen (its notification ID → the app it asks about).
     private var questions: [UInt32: String] = [:]
@@ -33,6 +36,23 @@ final class AppPreferences {
             logger.warning("cannot read the stored mutes (\(error)); none apply")
             mutes = MuteList()
         }
+        reviews = Self.storedReviews(store, logger: logger)
+    }
+
+    /// The review's memory kept in the store; one that cannot be read is logged in one line and
+    /// starts afresh (it must not stop the next start).
+    private static func storedReviews(_ store: Store, logger: Logger) -> ReviewMemory {
+        let text: String?
+        do { text = try store.setting(.reviews) } catch {
+            logger.warning("cannot read the stored Time Sensitive reviews (\(error)); none are remembered")
+            return ReviewMemory()
+        }
+        guard let text else { return ReviewMemory() }
+        guard let memory = try? JSONText.decode(ReviewMemory.self, from: text) else {
+            logger.warning("the stored Time Sensitive reviews are not valid (\(text.prefix(200).escapingControlCharacters)); none are remembered")
+            return ReviewMemory()
+        }
+        return memory
     }
 
     /// Arms the timer for the first mute to end (and forgets those over while stopped).
@@ -62,6 +82,15 @@ final class AppPreferences {
     func noteAsked(_ app: String, answer: String) {
         choices.noteAsked(app, answer: answer)
         write("the answer for \(app)") { try store.noteAsked(app: app, answer: answer, at: clock.now) }
+    }
+
+    /// Notes a review of `entry.app` (found due, waiting, or gone out), durably; what no longer
+    /// matters is forgotten at the same time.
+    func noteReview(_ entry: ReviewMemory.Entry) {
+        reviews.note(entry)
+        reviews.forget(at: clock.now)
+        let text = JSONText.encode(reviews)
+        write("the review of \(entry.app)") { try store.setSetting(.reviews, text) }
     }
 
     func asking(_ id: UInt32, about app: String) { questions[id] = app }

@@ -4,7 +4,8 @@ import Logging
 
 /// Choices made where the notification is (focus-bridge(1), CHOICES): the quick actions on a
 /// notification, and the question the bridge asks the first time an app's notification is
-/// Time Sensitive — once per app, ever, and never while a Focus would hold the question.
+/// Time Sensitive — once per app, ever, and never while a Focus would hold the question. The
+/// weekly review (`Bridge+Review.swift`) asks again the same way, answered here.
 extension Bridge {
     static let keepKey = "keep"
     static let turnOffKey = "turn-off"
@@ -38,14 +39,15 @@ extension Bridge {
         }
     }
 
-    /// Asks the questions that waited for a Focus to end.
+    /// Asks the questions, and sends the Time Sensitive reviews, that waited for a Focus to end.
     func askPendingQuestions() {
         guard !focusHoldsOwn else { return }
         for app in preferences.choices.pendingQuestions { ask(app) }
+        deliverWaitingReviews()
     }
 
     /// Whether the Focus that is on would hold the bridge's own notification.
-    private var focusHoldsOwn: Bool {
+    var focusHoldsOwn: Bool {
         guard let name = activeFocus?.name, let focus = settings.focus(named: name) else { return false }
         return Policy.breakThrough(focus: focus, app: AppIdentity(key: Self.ownAppName, source: .appName), level: .active,
                                    communication: nil) == nil

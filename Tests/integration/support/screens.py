@@ -50,6 +50,60 @@ class Shot:
             raise ValueError("short PPM: %d of %d bytes" % (len(data), w * h * 3))
         return cls(w, h, data)
 
+    @classmethod
+    def from_png(cls, blob):
+        """An 8-bit RGB or RGBA PNG, not interlaced (what rsvg-convert writes), decoded with zlib
+        alone; alpha is put over white, as a viewer shows it."""
+        import struct
+        import zlib
+        if blob[:8] != b"\x89PNG\r\n\x1a\n":
+            raise ValueError("not a PNG")
+        pos, idat, header = 8, b"", None
+        while pos < len(blob):
+            size, kind = struct.unpack(">I4s", blob[pos:pos + 8])
+            payload = blob[pos + 8:pos + 8 + size]
+            pos += 12 + size
+            if kind == b"IHDR":
+                header = struct.unpack(">IIBBBBB", payload)
+            elif kind == b"IDAT":
+                idat += payload
+            elif kind == b"IEND":
+                break
+        w, h, depth, colour, _, _, interlace = header
+        if depth != 8 or colour not in (2, 6) or interlace:
+            raise ValueError("not an 8-bit RGB/RGBA PNG without interlace: %r" % (header,))
+        bpp = 3 if colour == 2 else 4
+        raw, stride = zlib.decompress(idat), w * bpp
+        out, prev = bytearray(), bytearray(stride)
+        for y in range(h):
+            kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+            for i in range(stride):
+                a = line[i - bpp] if i >= bpp else 0
+                b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+                if kind == 1:
+                    line[i] = (line[i] + a) & 255
+                elif kind == 2:
+                    line[i] = (line[i] + b) & 255
+                elif kind == 3:
+                    line[i] = (line[i] + (a + b) // 2) & 255
+                elif kind == 4:
+                    p = a + b - c
+                    pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                    line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+            prev = line
+            if bpp == 3:
+                out += line
+            else:
+                for x in range(w):
+                    r, g, bl, al = line[x * 4:x * 4 + 4]
+                    out += bytes(((v * al + 255 * (255 - al)) // 255) for v in (r, g, bl))
+        return cls(w, h, bytes(out))
+
+    def count(self, rgb):
+        """How many pixels are exactly this colour (an (r, g, b) tuple)."""
+        pixel = bytes(rgb)
+        return sum(1 for i in range(0, len(self.data), 3) if self.data[i:i + 3] == pixel)
+
     def row(self, y, x0=0, x1=None):
         x1 = self.width if x1 is None else x1
         base = y * self.width * 3
