@@ -29,7 +29,8 @@ struct StatusCommand: ParsableCommand {
             ["Received", "\(counts.received ?? 0)"],
             ["Delivered", "\(counts.delivered ?? 0)"],
             ["Waiting", "\(counts.queued ?? 0) queued, \(counts.inFlight ?? 0) in flight"],
-            ["Held", "\(counts.heldFocus) for Focus, \(counts.heldSummary) for the summary, \(counts.snoozed) snoozed"],
+            ["Held", "\(counts.heldFocus) for Focus, \(counts.heldSummary) for the summary"
+                + (counts.snoozed > 0 ? ", \(counts.snoozed) snoozed" : "")],
             ["Muted", Self.describe(status.mutes)],
             ["Window", Self.describe(status.windows)],
         ]

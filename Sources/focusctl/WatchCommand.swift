@@ -64,7 +64,8 @@ struct WaybarLine: Encodable {
         var lines = [status.focus.map { "Focus: \($0.name)" } ?? "No Focus"]
         if let until = status.focus?.until.flatMap(Timestamp.parse) { lines[0] += " until \(LocalTime.string(until))" }
         if let device = status.focus?.device { lines[0] += " (from \(device))" }
-        lines.append("Held: \(status.counts.heldFocus) for Focus, \(status.counts.heldSummary) for the summary, \(status.counts.snoozed) snoozed")
+        lines.append("Held: \(status.counts.heldFocus) for Focus, \(status.counts.heldSummary) for the summary"
+                     + (status.counts.snoozed > 0 ? ", \(status.counts.snoozed) snoozed" : ""))
         lines.append("Silent mode: \(status.silent ? "on" : "off")")
         if let dnd = status.downstream.daemonDoNotDisturb, dnd.on { lines.append("The daemon's own DND is on: \(dnd.how)") }
         if !status.mutes.isEmpty { lines.append("Muted: \(StatusCommand.describe(status.mutes))") }
