@@ -117,6 +117,23 @@ final class HeldRegistryTests: XCTestCase {
         XCTAssertEqual(try registry(fixture).nextSnoozeEnd, base.addingTimeInterval(7200), "a new end is kept at once")
     }
 
+    func testAQueuedReplayGoesOutOnceAndASnoozeOnItsWayIsNotDueAgain() throws {
+        let fixture = try fixture()
+        let held = try registry(fixture)
+        let end = Instant(timeIntervalSince1970: 1_800_000_000)
+        hold(item(1, reason: .snooze(until: end)), in: held, fixture)
+        hold(item(2), in: held, fixture)
+        write(fixture)
+        held.queueReplay([1])
+        XCTAssertEqual(held.snoozed.map(\.id), [], "on its way out: the timer must not find it due again")
+        XCTAssertNil(held.nextSnoozeEnd)
+        XCTAssertEqual(held.snoozedCount, 1, "still held until it goes into the forward queue")
+        held.queueReplay([2, 1], showAll: true)
+        var out: [UInt32] = []
+        while let next = held.nextReplay() { out.append(next.item.id) }
+        XCTAssertEqual(out, [1, 2], "each once, in the order first asked")
+    }
+
     // MARK: Ownership
 
     func testHoldersAndOwnershipFollowTheCaller() throws {

@@ -23,8 +23,8 @@ extension Bridge {
         Refused(description: "there is no notification \(id) in history (focusctl history lists the IDs).")
     }
 
-    static func heldFor(_ item: HeldNotification, now: Instant) -> String {
-        switch item.reason {
+    static func heldFor(_ reason: HeldNotification.Reason, now: Instant) -> String {
+        switch reason {
         case .focus(let name): "held for \(name)"
         case .summary: "held for the summary"
         case .snooze(let until): "snoozed until \(Fate.localTime(until, now: now))"
@@ -58,7 +58,7 @@ extension Bridge {
             feedReplays()
             closeIfEmpty(digest)
             return FateActionReport(action: "show", ids: [id],
-                                    message: "Notification \(id) (\(item.app)), \(Self.heldFor(item, now: clock.now)), is shown now as itself.")
+                                    message: "Notification \(id) (\(item.app)), \(Self.heldFor(item.reason, now: clock.now)), is shown now as itself.")
         }
         guard id != 0, let entry = try store.entry(id: id) else { throw Self.unknown(id) }
         let copy = newID()
@@ -120,7 +120,7 @@ extension Bridge {
         ended(id, reason: .dismissed, holders: item.holders)
         closeIfEmpty(digest)
         return FateActionReport(action: "dismiss", ids: [id],
-                                message: "Notification \(id) (\(item.app)), \(Self.heldFor(item, now: clock.now)), was dismissed; "
+                                message: "Notification \(id) (\(item.app)), \(Self.heldFor(item.reason, now: clock.now)), was dismissed; "
                                     + "its app was told (NotificationClosed, reason 2).")
     }
 

@@ -86,14 +86,8 @@ extension Bridge {
         guard held.replayWaits else { return }
         var released: [UInt32] = []
         while queuedCount < Self.replayQueueRoom, let (item, arguments, cause) = held.nextReplay() {
-            released.append(item.id)
-            // A snooze that ended says so; one shown sooner was replayed by what asked.
-            let snoozeEnded = cause == nil && item.reason.snoozedUntil != nil
-            if arguments != nil {
-                commit.noteFate(item.id, snoozeEnded ? FateStep(.unsnoozed, at: clock.now)
-                                                     : FateStep(.replayed, at: clock.now, detail: cause))
-            }
             guard let arguments else {
+                released.append(item.id)
                 logger.error("the stored notification \(item.id) cannot be read; dropped")
                 ended(item.id, reason: .undefined, holders: item.holders)
                 continue
@@ -102,15 +96,37 @@ extension Bridge {
             let app = AppIdentity.held(key: item.app, request: request,
                                        sandbox: item.holders.lazy.compactMap(\.sandbox).first)
             let context = policyContext()
-            // A snoozed one comes back as it was shown, quick actions too (Snooze 1 Hour again);
-            // other replays are shown without them.
-            let shown = snoozeEnded ? Policy.decide(request, app: app, context: context).shown
-                                    : Policy.present(request, app: app, context: context)
+            let shown: Shown
+            if cause == nil, item.reason.snoozedUntil != nil {
+                // A snooze that ended is decided as a new notification would be: held again by
+                // the Focus on now or the summary, else shown as it was, quick actions too.
+                let decision = Policy.decide(request, app: app, context: context)
+                if let reason = heldAgain(decision.outcome) {
+                    held.setReason(item.id, reason)
+                    commit.noteFate(item.id, FateStep(.unsnoozed, at: clock.now, detail: Self.heldFor(reason, now: clock.now)))
+                    continue
+                }
+                commit.noteFate(item.id, FateStep(.unsnoozed, at: clock.now))
+                shown = decision.shown
+            } else {
+                commit.noteFate(item.id, FateStep(.replayed, at: clock.now, detail: cause))
+                shown = Policy.present(request, app: app, context: context)
+            }
+            released.append(item.id)
             let counts = Policy.replayCounts(request, app: app, context: context)
             deliver(item.id, arguments, shown, holders: item.holders, processID: item.processID, counts: counts)
         }
         held.replayDrained()
         held.remove(released)
+    }
+
+    /// What holds a notification decided `outcome` now: the Focus on, or the summary (nil: shown).
+    private func heldAgain(_ outcome: DeliveryOutcome) -> HeldNotification.Reason? {
+        switch outcome {
+        case .heldFocus: activeFocus.map { .focus($0.name) }
+        case .heldSummary: .summary
+        default: nil
+        }
     }
 
     /// The person chose Show All or Dismiss on digest `digestID`.

@@ -23,7 +23,7 @@ extension Bridge {
         let until = clock.now.addingTimeInterval(seconds)
         if id != 0, let item = held[id] {
             guard item.reason.snoozedUntil != nil else {
-                throw Refused(description: "notification \(id) (\(item.app)) is not on screen: it is \(Self.heldFor(item, now: clock.now)); "
+                throw Refused(description: "notification \(id) (\(item.app)) is not on screen: it is \(Self.heldFor(item.reason, now: clock.now)); "
                     + "focusctl show \(id) shows it now.")
             }
             held.setReason(id, .snooze(until: until))
@@ -106,37 +106,14 @@ extension Bridge {
         snoozeTimer?.schedule(atSecondsSince1970: next.timeIntervalSince1970)
     }
 
-    /// The snoozes that ended: each is shown again as itself — or, when the Focus on now (or the
-    /// scheduled summary) would hold it, held for that instead, as a new notification would be.
+    /// The snoozes that ended go out as themselves, through the replay (`feedReplays`), which
+    /// holds one again for the Focus on now or the summary when they would hold it.
     func snoozesEnded() {
         let now = clock.now
-        var shown: [UInt32] = []
-        for item in held.snoozed {
-            guard let until = item.reason.snoozedUntil, until <= now else { break }
-            let decision = (try? store.heldPayload(item.id))
-                .flatMap { $0 }
-                .flatMap { DoorArguments(storedType: $0.type, bytes: $0.bytes) }
-                .map { arguments -> Decision in
-                    let request = arguments.request
-                    let app = AppIdentity.held(key: item.app, request: request,
-                                               sandbox: item.holders.lazy.compactMap(\.sandbox).first)
-                    return Policy.decide(request, app: app, context: policyContext())
-                }
-            switch decision?.outcome {
-            case .heldFocus? where activeFocus != nil:
-                let name = activeFocus!.name
-                held.setReason(item.id, .focus(name))
-                commit.noteFate(item.id, FateStep(.unsnoozed, at: now, detail: "held for \(name)"))
-            case .heldSummary?:
-                held.setReason(item.id, .summary)
-                commit.noteFate(item.id, FateStep(.unsnoozed, at: now, detail: "held for the summary"))
-            default:
-                shown.append(item.id)
-            }
-        }
-        if !shown.isEmpty {
-            logger.info("\(Count.of(shown.count, "snoozed notification")) shown again")
-            replay(shown, cause: nil)
+        let due = held.snoozed.prefix { $0.reason.snoozedUntil! <= now }.map(\.id)
+        if !due.isEmpty {
+            logger.info("\(Count.of(due.count, "snooze")) ended")
+            replay(due, cause: nil)
         }
         armSnoozes()
         stateChanged()

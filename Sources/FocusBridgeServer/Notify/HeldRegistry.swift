@@ -24,6 +24,9 @@ final class HeldRegistry {
     /// until they go into the forward queue.
     private var backlog: [UInt32] = []
     private var backlogStart = 0
+    /// What the backlog holds, once each: a notification queued twice is not shown twice, and a
+    /// snooze already on its way is not found due again.
+    private var queued: Set<UInt32> = []
     /// Held notifications a Show All is replaying: their digest closing does not end them.
     private var replaying: Set<UInt32> = []
     /// What asked for each replay waiting in the backlog (history's "replayed by …").
@@ -124,9 +127,9 @@ final class HeldRegistry {
 
     // MARK: Snoozes
 
-    /// The snoozed ones, soonest due first.
+    /// The snoozed ones not on their way out yet, soonest due first.
     var snoozed: [HeldNotification] {
-        items(waitingIDs[Self.snoozes] ?? []).sorted { ($0.reason.snoozedUntil!, $0.id) < ($1.reason.snoozedUntil!, $1.id) }
+        items((waitingIDs[Self.snoozes] ?? []).subtracting(queued)).sorted { ($0.reason.snoozedUntil!, $0.id) < ($1.reason.snoozedUntil!, $1.id) }
     }
 
     /// Until when held notification `id` is snoozed (nil: it is not, or not held).
@@ -136,7 +139,9 @@ final class HeldRegistry {
     var snoozedCount: Int { waitingIDs[Self.snoozes]?.count ?? 0 }
 
     /// When the first snooze ends (nil: none waits).
-    var nextSnoozeEnd: Instant? { (waitingIDs[Self.snoozes] ?? []).compactMap { held[$0]?.item.reason.snoozedUntil }.min() }
+    var nextSnoozeEnd: Instant? {
+        (waitingIDs[Self.snoozes] ?? []).subtracting(queued).compactMap { held[$0]?.item.reason.snoozedUntil }.min()
+    }
 
     /// Changes what holds `id`, durably (a snooze made longer, one that ended under a Focus); it
     /// waits in no digest after.
@@ -161,6 +166,7 @@ final class HeldRegistry {
         }
         for id in present {
             unplace(id)
+            queued.remove(id)
             replaying.remove(id)
             replayCause[id] = nil
         }
@@ -202,7 +208,7 @@ final class HeldRegistry {
     func queueReplay(_ ids: [UInt32], showAll: Bool = false, cause: String? = nil) {
         if showAll { replaying.formUnion(ids) }
         if let cause { for id in ids where held[id] != nil { replayCause[id] = cause } }
-        backlog.append(contentsOf: ids)
+        for id in ids where queued.insert(id).inserted { backlog.append(id) }
     }
 
     /// The digests shown now that still stand for held notifications (but those being replayed),
@@ -233,6 +239,7 @@ final class HeldRegistry {
         while backlogStart < backlog.count {
             let id = backlog[backlogStart]
             backlogStart += 1
+            queued.remove(id)
             replaying.remove(id)
             guard let item = held[id]?.item else { continue }
             let payload = try? store.heldPayload(id)
