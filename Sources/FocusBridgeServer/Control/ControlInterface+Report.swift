@@ -2,18 +2,13 @@ import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeDBus
 import FocusBridgeJSON
-import FocusBridgeLoop
 import FocusBridgeStore
 import FocusBridgeTime
 
 /// `Report` on the control interface (focusctl(1), REPORT): the history of the last days
-/// counted per app (`ActivityTally`), with the suggestions its figures make. History may hold a
-/// hundred thousand rows (`history-max-mb`), so it is read `sliceRows` at a time, newest first,
-/// one slice per idle pass of the main loop: the calls that come meanwhile are answered between
-/// slices, and the answer follows the last one.
+/// counted per app (`HistoryCount`, a slice per idle pass of the main loop), with the
+/// suggestions its figures make; the answer follows the last slice.
 extension ControlInterface {
-    /// Rows read in one pass of the main loop.
-    static let sliceRows = 500
     /// Reports counted at once; one more is refused until one of them is answered.
     static let maxReports = 4
 
@@ -32,33 +27,18 @@ extension ControlInterface {
         let tally = ActivityTally(since: now.addingTimeInterval(-Double(days) * 86_400), until: now,
                                   timeZone: focus.timeZone)
         reports += 1
-        count(tally, days: days, from: nil, for: call)
+        HistoryCount.count(tally, in: store) { [weak self] result in
+            guard let self else { return }
+            reports -= 1
+            switch result {
+            case .failure(let error):
+                call.fail(DBusError(name: DBusError.failed, message: "cannot read history: \(error)"))
+            case .success(let tally):
+                call.reply(.tuple([.string(JSONText.encode(answer(tally, days: days)))]))
+            }
+        }
     }
 
-    /// Counts one slice from row `end` down, then the next one when the loop is idle; answers
-    /// once a slice reaches the oldest row or the start of the period.
-    private func count(_ tally: ActivityTally, days: Int, from end: Int64?, for call: MethodCall) {
-        var tally = tally
-        let slice: Store.ActivitySlice
-        do {
-            slice = try store.activity(below: end, limit: Self.sliceRows)
-        } catch {
-            reports -= 1
-            return call.fail(DBusError(name: DBusError.failed, message: "cannot read history: \(error)"))
-        }
-        for row in slice.rows { tally.add(row) }
-        // Rows are in the order they were received; a slice all from before the period ends it
-        // (a row received out of order, after the clock was set back, may be left out).
-        let before = slice.rows.allSatisfy { $0.received < tally.since }
-        guard let next = slice.next, !before || slice.rows.isEmpty else {
-            reports -= 1
-            return call.reply(.tuple([.string(JSONText.encode(answer(tally, days: days)))]))
-        }
-        MainLoop.whenIdle { [weak self] in
-            guard let self else { return }
-            count(tally, days: days, from: next, for: call)
-        }
-    }
 
     private func answer(_ tally: ActivityTally, days: Int) -> ActivityReport {
         let context = bridge.policyContext()

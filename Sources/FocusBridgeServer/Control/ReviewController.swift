@@ -11,12 +11,10 @@ import Logging
 /// interface (focusctl(1), REVIEW). One wall-clock timer for the next Monday 10:00 (no polling),
 /// re-armed after each run and each reload; a review missed while asleep or stopped is run once
 /// on waking or at start, as a missed summary is. History is counted as the report counts it
-/// (`ActivityTally`), `sliceRows` rows per idle pass of the main loop, so a long history never
-/// holds up the calls that come meanwhile; what is due (`TimeSensitiveReview.due`) goes to the
+/// (`HistoryCount`, a slice per idle pass of the main loop), so a long history never holds up
+/// the calls that come meanwhile; what is due (`TimeSensitiveReview.due`) goes to the
 /// bridge (`Bridge.review`), which sends or keeps it waiting and remembers it.
 final class ReviewController {
-    /// Rows read in one pass of the main loop.
-    static let sliceRows = 500
     /// Counts for `Review` calls at once; one more is refused until one is answered.
     static let maxCalls = 4
 
@@ -126,20 +124,7 @@ final class ReviewController {
         }
     }
 
-    /// Counts history from `since` to `until`, a slice per idle pass, newest first; `done` once a
-    /// slice reaches the oldest row or the start of the period.
     private func count(since: Instant, until: Instant, done: @escaping (Result<ActivityTally, Error>) -> Void) {
-        slice(ActivityTally(since: since, until: until, timeZone: timeZone), from: nil, done: done)
-    }
-
-    private func slice(_ tally: ActivityTally, from end: Int64?, done: @escaping (Result<ActivityTally, Error>) -> Void) {
-        var tally = tally
-        let slice: Store.ActivitySlice
-        do { slice = try store.activity(below: end, limit: Self.sliceRows) } catch { return done(.failure(error)) }
-        for row in slice.rows { tally.add(row) }
-        // Rows come in the order received: a slice all from before the period ends it.
-        let before = slice.rows.allSatisfy { $0.received < tally.since }
-        guard let next = slice.next, !before || slice.rows.isEmpty else { return done(.success(tally)) }
-        MainLoop.whenIdle { [weak self] in self?.slice(tally, from: next, done: done) }
+        HistoryCount.count(ActivityTally(since: since, until: until, timeZone: timeZone), in: store, done: done)
     }
 }
