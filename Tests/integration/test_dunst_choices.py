@@ -2,9 +2,7 @@
 menu (here a scripted menu program in place of dmenu), the person picks "Mute 1 Hour", dunst
 invokes it, the bridge mutes the app and closes the notification — the app never hears it."""
 
-import stat
-
-from support.dunst import Dunst
+from support.dunst import Dunst, pick_from_menu
 from support.focusctl import fc_ok, status
 from support.waiting import wait_until
 
@@ -12,12 +10,7 @@ TEST_TIMEOUT = 40
 
 
 def test_mute_one_hour_from_dunsts_context_menu(bridge_factory, xvfb, dunstrc, make_client, bus, focusctl, tmp_path):
-    menu_input = tmp_path / "menu-input.txt"
-    menu = tmp_path / "pick-mute.sh"
-    # dunst writes the menu's lines to the program's input and reads back the chosen one.
-    menu.write_text("#!/bin/sh\ntee %s | grep -m1 'Mute 1 Hour'\n" % menu_input)
-    menu.chmod(menu.stat().st_mode | stat.S_IXUSR)
-    dunstrc.write_text(dunstrc.read_text().replace("[global]\n", "[global]\n    dmenu = %s\n" % menu, 1))
+    menu_input = pick_from_menu(dunstrc, tmp_path, "Mute 1 Hour")
     d = Dunst(bridge_factory, xvfb, dunstrc, make_client, bus, "dunst choices client")
     c = d.client
     nid = c.notify("Standup in 5", "room 2", app="Calendar", actions=["default", "", "snooze", "Snooze"])

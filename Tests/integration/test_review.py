@@ -7,11 +7,10 @@ The weekly run is caught up at start after the stored time of the last one is se
 days, across restarts too; a review waits for a Focus that would hold it."""
 
 import sqlite3
-import stat
 import time
 from contextlib import closing
 
-from support.dunst import Dunst
+from support.dunst import Dunst, pick_from_menu
 from support.focus import byte, far_time
 from support.focusctl import fc_json, fc_ok, history_of
 from support.waiting import wait_until
@@ -279,11 +278,7 @@ def test_the_review_through_real_dunst(bridge_factory, xvfb, dunstrc, make_clien
     and lets expire; the review is drawn by dunst, and Turn Off picked from dunst's own context menu
     (a scripted menu program in place of dmenu) turns Time Sensitive off."""
     config(QUIET)
-    menu_input = tmp_path / "menu-input.txt"
-    menu = tmp_path / "pick-turn-off.sh"
-    menu.write_text("#!/bin/sh\ntee %s | grep -m1 'Turn Off'\n" % menu_input)
-    menu.chmod(menu.stat().st_mode | stat.S_IXUSR)
-    dunstrc.write_text(dunstrc.read_text().replace("[global]\n", "[global]\n    dmenu = %s\n" % menu, 1))
+    menu_input = pick_from_menu(dunstrc, tmp_path, "Turn Off")
     d = Dunst(bridge_factory, xvfb, dunstrc, make_client, bus, "dunst review client")
     c = d.client
 

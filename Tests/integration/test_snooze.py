@@ -3,10 +3,9 @@ while and comes back as itself; its app is not told (no NotificationClosed: its 
 it may still be replaced or closed), and the snooze is kept across a restart."""
 
 import signal
-import stat
 import subprocess
 
-from support.dunst import Dunst
+from support.dunst import Dunst, pick_from_menu
 from support.focus import assert_not_forwarded, far_time
 from support.focusctl import fc_json, fc_ok, history_of, status
 from support.processes import session_env
@@ -146,10 +145,7 @@ def test_what_cannot_be_snoozed_gets_one_sentence(focus_bridge, fake_daemon, cli
 def test_snooze_one_hour_from_dunsts_menu_and_focusctl_snooze_in_front_of_dunst(
         bridge_factory, xvfb, dunstrc, make_client, bus, focusctl, tmp_path, config, procs):
     config(QUICK)
-    menu = tmp_path / "pick-snooze.sh"
-    menu.write_text("#!/bin/sh\ntee %s | grep -m1 'Snooze 1 Hour'\n" % (tmp_path / "menu-input.txt"))
-    menu.chmod(menu.stat().st_mode | stat.S_IXUSR)
-    dunstrc.write_text(dunstrc.read_text().replace("[global]\n", "[global]\n    dmenu = %s\n" % menu, 1))
+    menu_input = pick_from_menu(dunstrc, tmp_path, "Snooze 1 Hour")
     d = Dunst(bridge_factory, xvfb, dunstrc, make_client, bus, "dunst snooze client")
 
     # A real client that waits for its notification to close (notify-send --wait).
@@ -163,7 +159,7 @@ def test_snooze_one_hour_from_dunsts_menu_and_focusctl_snooze_in_front_of_dunst(
     d.ctl("context")
     wait_until(lambda: status(focusctl)["counts"]["snoozed"] == 1, 10,
                message="picking Snooze 1 Hour in dunst's menu did not snooze it (menu: %r)" % (
-                   (tmp_path / "menu-input.txt").read_text() if (tmp_path / "menu-input.txt").exists() else None))
+                   menu_input.read_text() if menu_input.exists() else None))
     wait_until(lambda: d.count("displayed") == 0, 10, message="it stayed on dunst's screen")
     assert waiting.poll() is None, "notify-send was told its notification closed"
 

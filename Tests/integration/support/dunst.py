@@ -7,6 +7,7 @@
 import json
 import os
 import shutil
+import stat
 
 import pytest
 
@@ -39,6 +40,18 @@ def dunstrc(tmp_path):
     path = tmp_path / ("dunstrc-%d" % os.getpid())
     path.write_text(DUNSTRC)
     return path
+
+
+def pick_from_menu(dunstrc, folder, label):
+    """Makes dunst's context menu (`dunstctl context`) a script that picks the first line with
+    `label`, in place of dmenu; returns the file that keeps the lines dunst offered."""
+    offered = folder / "menu-input.txt"
+    menu = folder / "pick-menu.sh"
+    # dunst writes the menu's lines to the program's input and reads back the chosen one.
+    menu.write_text("#!/bin/sh\ntee %s | grep -m1 '%s'\n" % (offered, label))
+    menu.chmod(menu.stat().st_mode | stat.S_IXUSR)
+    dunstrc.write_text(dunstrc.read_text().replace("[global]\n", "[global]\n    dmenu = %s\n" % menu, 1))
+    return offered
 
 
 class Dunst:
