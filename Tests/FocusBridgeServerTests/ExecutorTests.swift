@@ -43,9 +43,9 @@ final class ExecutorTests: XCTestCase {
     private var sender: Caller { Caller(connection: app.uniqueName, userID: getuid()) }
     private var otherUser: Caller { Caller(connection: ":1.9999", userID: getuid() &+ 1) }
 
-    private func makeBridge(_ change: (inout PolicySettings) -> Void = { _ in }) throws -> Bridge {
+    private func makeBridge(storeFolder: String? = nil, _ change: (inout PolicySettings) -> Void = { _ in }) throws -> Bridge {
         testBus = try TestBus()
-        store = try temporaryStore()
+        store = try storeFolder.map { try Store(directory: $0) } ?? temporaryStore()
         app = try MessageConnection.connect(address: testBus.address)
         try app.match("type='signal',interface='\(NotificationsInterface.name)',member='NotificationClosed'") {
             [unowned self] message in
@@ -103,8 +103,8 @@ final class ExecutorTests: XCTestCase {
         XCTAssertEqual(daemon.calls.map(\.notification.id), [id], "forwarded once the caller has its ID")
         XCTAssertEqual(daemon.calls.first?.notification.summary, "Hello")
         XCTAssertEqual(daemon.calls.first?.replacing, 0)
-        XCTAssertEqual(bridge.holders[id]?.holders, [sender], "the caller holds the ID")
-        XCTAssertNil(bridge.held[id])
+        XCTAssertEqual(bridge.ledger.shown[id]?.holders, [sender], "the caller holds the ID")
+        XCTAssertNil(bridge.ledger.held[id])
 
         daemon.answerNext(.success(501))
         XCTAssertEqual(bridge.forwarder.daemonIDs.daemonID(of: id), 501)
@@ -127,9 +127,9 @@ final class ExecutorTests: XCTestCase {
         let id = try XCTUnwrap(waiter.ids.first, "the caller is answered")
         XCTAssertEqual(heldWhenAnswered, 1, "durable before the caller hears the ID")
         XCTAssertEqual(daemon.calls.count, 0, "nothing reaches the daemon")
-        XCTAssertNil(bridge.holders[id], "not shown")
-        XCTAssertEqual(bridge.held[id]?.reason, .focus("Work"))
-        XCTAssertEqual(bridge.held.holders(of: id), [sender])
+        XCTAssertNil(bridge.ledger.shown[id], "not shown")
+        XCTAssertEqual(bridge.ledger.held[id]?.reason, .focus("Work"))
+        XCTAssertEqual(bridge.ledger.held.holders(of: id), [sender])
         XCTAssertEqual(bridge.waiting(.heldFocus).map(\.id), [id])
 
         let stored = try store.heldNotifications()
@@ -178,8 +178,8 @@ final class ExecutorTests: XCTestCase {
         XCTAssertEqual(closedSignals.map(\.id), [id], "the sender hears it closed")
         XCTAssertEqual(closedSignals.first?.reason, .dismissed)
         XCTAssertEqual(daemon.calls.count, 0, "nothing reaches the daemon")
-        XCTAssertNil(bridge.holders[id])
-        XCTAssertNil(bridge.held[id])
+        XCTAssertNil(bridge.ledger.shown[id])
+        XCTAssertNil(bridge.ledger.held[id])
     }
 
     // MARK: Replaced
@@ -198,7 +198,7 @@ final class ExecutorTests: XCTestCase {
         XCTAssertEqual(daemon.calls.last?.notification.id, id)
         XCTAssertEqual(daemon.calls.last?.notification.summary, "Two")
         XCTAssertEqual(daemon.calls.last?.replacing, 501, "it replaces the daemon's copy")
-        XCTAssertEqual(bridge.holders[id]?.holders, [sender])
+        XCTAssertEqual(bridge.ledger.shown[id]?.holders, [sender])
         XCTAssertEqual(try row(id)?.summary, "Two")
     }
 
@@ -215,8 +215,8 @@ final class ExecutorTests: XCTestCase {
         XCTAssertNotEqual(theirs, id, "another user's replacement is a notification of its own")
         XCTAssertEqual(daemon.calls.last?.notification.id, theirs)
         XCTAssertEqual(daemon.calls.last?.replacing, 0, "the daemon's copy of the first one stays")
-        XCTAssertEqual(bridge.holders[id]?.holders, [sender])
-        XCTAssertEqual(bridge.holders[theirs]?.holders, [otherUser])
+        XCTAssertEqual(bridge.ledger.shown[id]?.holders, [sender])
+        XCTAssertEqual(bridge.ledger.shown[theirs]?.holders, [otherUser])
         XCTAssertEqual(try row(id)?.summary, "Mine")
     }
 
@@ -230,10 +230,10 @@ final class ExecutorTests: XCTestCase {
         daemon.answerNext(.success(501))
 
         bridge.downstreamSignal(.closed(daemonID: 777, reason: .dismissed))
-        XCTAssertNotNil(bridge.holders[id], "a signal about another daemon ID changes nothing")
+        XCTAssertNotNil(bridge.ledger.shown[id], "a signal about another daemon ID changes nothing")
 
         bridge.downstreamSignal(.closed(daemonID: 501, reason: .dismissed))
-        XCTAssertNil(bridge.holders[id], "nobody holds it any more")
+        XCTAssertNil(bridge.ledger.shown[id], "nobody holds it any more")
         XCTAssertNil(bridge.forwarder.daemonIDs.daemonID(of: id), "the daemon's ID is forgotten")
         XCTAssertNil(bridge.forwarder.id(forDaemonID: 501))
         waitOnMainLoop(until: { [unowned self] in !closedSignals.isEmpty && (try? row(id))?.closeReason != nil })
@@ -259,7 +259,7 @@ final class ExecutorTests: XCTestCase {
         daemon.isConnected = false
         bridge.downstreamGone()
         for id in ids {
-            XCTAssertNil(bridge.holders[id])
+            XCTAssertNil(bridge.ledger.shown[id])
             XCTAssertNil(bridge.forwarder.daemonIDs.daemonID(of: id))
         }
         waitOnMainLoop(until: { [unowned self] in
@@ -292,5 +292,103 @@ final class ExecutorTests: XCTestCase {
         bridge.downstreamSignal(.actionInvoked(daemonID: 503, key: QuickAction.muteHour.key))
         waitOnMainLoop(until: { [unowned self] in (try? row(ids[2]))?.closeReason != nil && !bridge.commit.isPending })
         XCTAssertEqual(try ids.map { try row($0)?.outcome }, [.acted, .acted, .dismissed])
+    }
+
+    // MARK: Held, through the ledger
+
+    private func workFocus(_ bridge: Bridge) {
+        bridge.activeFocus = ActiveFocus(name: "Work", since: Instant(timeIntervalSince1970: 1_800_000_000),
+                                         until: nil, source: .manual)
+    }
+
+    /// A state database that refuses every held notification, as a full disk does: a trigger,
+    /// added while no store has the file open.
+    private func refusingHeldStoreFolder() throws -> String {
+        let folder = temporaryStoreFolder()
+        let path = try Store(directory: folder).path
+        let raw = try SQLiteDatabase(path: path)
+        try raw.execute("CREATE TRIGGER refuse BEFORE INSERT ON held BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END")
+        return folder
+    }
+
+    /// Acknowledged, held, never written (the store refuses): the digest's Show All still shows
+    /// each as itself, with its arguments from the ledger, and no app hears it closed.
+    func testWhatTheStoreRefusedToHoldIsShownByShowAllAsItself() throws {
+        let bridge = try makeBridge(storeFolder: try refusingHeldStoreFolder()) { $0.focuses = [FocusProfile(name: "Work")] }
+        workFocus(bridge)
+        let waiters = (0..<3).map { send(bridge, notify("Held \($0)")) }
+        waitForCommit(bridge)
+        let ids = waiters.compactMap(\.ids.first)
+        XCTAssertEqual(ids.count, 3, "acknowledged")
+        XCTAssertEqual(try store.heldNotifications().count, 0, "the store took none of them")
+        XCTAssertEqual(bridge.ledger.held.unwrittenCount, 3)
+
+        bridge.activeFocus = nil
+        bridge.focusEnded("Work")
+        waitForCommit(bridge)
+        let digest = try XCTUnwrap(daemon.calls.last?.notification.id)
+        XCTAssertEqual(daemon.calls.last?.notification.summary, "While Work was on")
+        daemon.answerNext(.success(700))
+        XCTAssertEqual(try bridge.showAll(digest: digest).ids.count, 3)
+        waitOnMainLoop(until: { [unowned self] in daemon.calls.count == 4 }, "the three were not shown")
+        let shown = daemon.calls.suffix(3).map(\.notification)
+        XCTAssertEqual(Set(shown.map(\.id)), Set(ids), "each as itself, under its own ID")
+        XCTAssertEqual(Set(shown.map(\.summary)), ["Held 0", "Held 1", "Held 2"])
+        runMainLoop(until: { !bridge.commit.isPending })
+        XCTAssertTrue(closedSignals.filter { ids.contains($0.id) }.isEmpty, "no app heard its notification closed")
+        XCTAssertFalse(logs.lines.contains { $0.message.contains("cannot be read") }, "\(logs.lines)")
+        XCTAssertEqual(bridge.ledger.held.count, 0)
+        XCTAssertEqual(ids.map { bridge.ledger.shown[$0]?.holders }, [[sender], [sender], [sender]])
+    }
+
+    /// What is held survives a restart (the ledger restored from the store); what was dismissed
+    /// does not, nor one dismissed before its write; a digest sent before the restart waits again.
+    func testTheHeldStateSurvivesARestartAndADigestWaitsAgain() throws {
+        let folder = temporaryStoreFolder()
+        var bridge: Bridge? = try makeBridge(storeFolder: folder) { $0.focuses = [FocusProfile(name: "Work")] }
+        workFocus(bridge!)
+        let waiters = (0..<4).map { send(bridge!, notify("Held \($0)")) }
+        waitForCommit(bridge!)
+        let ids = waiters.compactMap(\.ids.first)
+        _ = try bridge!.dismiss(ids[1])
+        send(bridge!, notify("Held late"))
+        waitForCommit(bridge!)
+        bridge!.activeFocus = nil
+        bridge!.focusEnded("Work")
+        XCTAssertEqual(try store.heldNotifications().compactMap(\.digest).count, 4, "in the digest, durably")
+        waitForCommit(bridge!)
+        bridge = nil
+        store = nil
+
+        let restarted = try makeBridge(storeFolder: folder) { $0.focuses = [FocusProfile(name: "Work")] }
+        let restored = restarted.ledger.held.all.map(\.id)
+        XCTAssertEqual(restored.count, 4)
+        XCTAssertFalse(restored.contains(ids[1]), "dismissed before the restart")
+        XCTAssertEqual(restarted.waiting(.heldFocus).count, 4, "the digest is out of reach: they wait again")
+        XCTAssertEqual(try store.heldNotifications().compactMap(\.digest), [], "noted in the store too")
+        XCTAssertEqual(restarted.ledger.held.holders(of: ids[0]), [sender])
+        XCTAssertTrue(logs.lines.contains { $0.message.contains("4 notifications still held from before") }, "\(logs.lines)")
+    }
+
+    /// A held one whose stored arguments cannot be read ends when it would be shown: its app
+    /// hears it closed (reason 4), once.
+    func testAHeldOneThatCannotBeReadEndsOnceWhenShown() throws {
+        let folder = temporaryStoreFolder()
+        do {
+            let store = try Store(directory: folder)
+            let item = HeldNotification(id: 42, reason: .focus("Work"), app: "Mail", summary: "lost", body: "",
+                                        level: .active, relevance: 0, received: Instant(timeIntervalSince1970: 1_800_000_000),
+                                        holders: [Caller(connection: ":1.9999", userID: getuid())], processID: nil)
+            try store.commit(history: [historyEntry(42, decision: .heldFocus)],
+                             holds: [Store.Hold(item: item, payloadType: "(s)", payload: Variant.tuple([.string("x")]).bytes)])
+        }
+        let bridge = try makeBridge(storeFolder: folder)
+        XCTAssertNotNil(bridge.ledger.held[42])
+        _ = try bridge.show(42)
+        XCTAssertNil(bridge.ledger.held[42])
+        XCTAssertEqual(daemon.calls.count, 0)
+        XCTAssertTrue(logs.lines.contains { $0.message.contains("the stored notification 42 cannot be read") }, "\(logs.lines)")
+        waitOnMainLoop(until: { [unowned self] in (try? row(42))?.closeReason != nil }, "its end was not noted")
+        XCTAssertEqual(try row(42)?.closeReason, CloseReason.undefined.rawValue)
     }
 }

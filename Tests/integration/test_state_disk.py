@@ -1,7 +1,7 @@
 """A state folder the bridge cannot write never stops it: a read-only disk at start (it owns
 the names, delivers, keeps its state in memory, says what is wrong and moves it all to the folder
 once it can), and a disk that fills while it runs (what is acknowledged waits in memory and is
-written once there is room). The disks are real: tmpfs mounts (root in the test's sandbox; the
+written once there is room; what was held meanwhile is shown by Show All as itself). The disks are real: tmpfs mounts (root in the test's sandbox; the
 tests skip, saying why, where mounting is not allowed)."""
 
 import os
@@ -10,7 +10,9 @@ import subprocess
 import pytest
 
 from support.bridge import wait_connected
+from support.clients import settle
 from support.focus import far_time
+from support.focusctl import fc_ok
 from support.waiting import wait_until
 
 TEST_TIMEOUT = 60
@@ -167,3 +169,42 @@ def test_a_full_state_disk_keeps_what_is_acknowledged_until_there_is_room(bridge
     wait_connected(c2)
     assert c2.status()["counts"]["held-summary"] == 1
     assert "while full %03d" % (n - 1) in summaries(c2, 1000)
+
+
+WORK = """
+[focus.work]
+apps = ["Mail"]
+"""
+
+
+def test_what_a_full_disk_held_is_shown_by_show_all_as_itself(bridge_factory, fake_daemon, config, make_client,
+                                                              focusctl, tmpfs):
+    """Held while the disk is full, never written: the digest's Show All still shows each one as
+    itself, from memory, and none of their apps hears it closed."""
+    config(WORK)
+    disk = tmpfs("full-disk", "size=3m")
+    b = bridge_factory(state_home=disk, extra_env=RETRY)
+    c = make_client()
+    wait_connected(c)
+    fc_ok(focusctl, "focus", "on", "work")
+    fill(disk)
+    ids = [c.notify("held on a full disk %d" % i, body="body %d" % i, app="Shop", actions=["open", "Open"])
+           for i in range(3)]
+    status = c.status()
+    assert status["counts"]["held-focus"] == 3, status["counts"]
+    assert status["state"]["problem"] and "full" in status["state"]["problem"], status["state"]
+
+    fc_ok(focusctl, "focus", "off")
+    fake_daemon.wait_notify("While work was on")
+    fc_ok(focusctl, "digest", "show-all")
+    shown = [fake_daemon.wait_notify("held on a full disk %d" % i) for i in range(3)]
+    assert [rec["body"] for rec in shown] == ["body 0", "body 1", "body 2"], shown
+    assert all(rec["actions"] == ["open", "Open"] for rec in shown), shown
+    settle(c)
+    for nid in ids:
+        assert c.got("NotificationClosed", nid) == [], "notification %d was closed: %s" % (nid, c.got("NotificationClosed", nid))
+    assert "cannot be read" not in b.stderr(), b.stderr_tail()
+    # each still the app's: its action reaches it under its own ID
+    fake_daemon.action(shown[1]["daemon_id"], "open")
+    c.wait_signal("ActionInvoked", ids[1])
+    assert b.alive()

@@ -211,7 +211,7 @@ final class ControlInterface {
     /// notifications that Focus held (counted before, delivered by the bridge as it ends).
     private func focusChange(_ change: () throws -> Void) throws -> FocusChangeReport.Ended? {
         let before = bridge.activeFocus
-        let held = before.map { bridge.held.waitingCount(for: $0.name) } ?? 0
+        let held = before.map { bridge.ledger.held.waitingCount(for: $0.name) } ?? 0
         try change()
         guard let before, bridge.activeFocus?.name != before.name else { return nil }
         return .init(name: before.name, held: held, afterFocus: bridge.settings.general.afterFocus.rawValue)

@@ -13,33 +13,18 @@ extension Bridge: DownstreamEvents {
     }
 
     func downstreamGone() {
-        let shown = forwarder.daemonGone().compactMap { holders.remove($0) }
-        // The bridge's own notifications vanished with the daemon: digests' items wait again;
-        // what a "more from" notification counted ends with it.
-        let ownIDs = Set(shown.filter { $0.connections.contains(ownName) }.map(\.id))
-        held.digestsGone(ownIDs)
-        for id in ownIDs.sorted() { endMembers(of: id, reason: .undefined) }
+        perform(ledger.transition(.daemonGone(forwarder.daemonGone()), now: clock.now))
         stateChanged()
-        guard !shown.isEmpty else { return }
-        logger.warning("the daemon went away; the \(Count.of(shown.count, "notification")) it showed reported closed")
-        for entry in shown {
-            tables.closed(entry.id)
-            ended(entry.id, reason: .undefined, holders: entry.holders)
-        }
     }
 
     func downstreamSignal(_ signal: DaemonSignal) {
-        guard let id = forwarder.id(forDaemonID: signal.daemonID), let entry = holders[id] else { return }
+        guard let id = forwarder.id(forDaemonID: signal.daemonID), let entry = ledger.shown[id] else { return }
         switch signal {
         case .closed(_, let reason):
-            notificationClosed(entry.id, reason: reason)
+            notificationClosed(id, reason: reason)
         case .actionInvoked(_, let key):
-            badges.read(entry.id)
-            if let quick = QuickAction.action(forKey: key) { return quickAction(quick, on: entry) }
-            if entry.connections.contains(ownName) { return ownAction(entry.id, key: key) }
-            // The person acted on it (its outcome in history): an action of its app, the default included.
-            commit.noteActed(entry.id, at: clock.now)
-            signals.actionInvoked(entry.id, key: entry.clientKey(for: key), to: entry.connections)
+            badges.read(id)
+            perform(ledger.transition(.action(id, key: key), now: clock.now))
         case .passOn(let member, _, let text):
             // An inline reply is an action too; an activation token only comes before one.
             if member == NotificationsInterface.notificationReplied, !entry.connections.contains(ownName) {

@@ -5,8 +5,9 @@ import FocusBridgeStore
 import FocusBridgeTime
 
 /// What focusctl does to one notification by its ID — explain it, show it again, dismiss it —
-/// and history's record of what became of each (`Fate`). Every ID the bridge hands out still
-/// ends once, with one `NotificationClosed` to each holder (`Bridge.ended`).
+/// and history's record of what became of each (`Fate`). What it does to a held one is a
+/// transition of the ledger; every ID still ends once, with one `NotificationClosed` to each
+/// holder (`Bridge.ended`).
 extension Bridge {
     typealias Refused = ExplainRequest.Invalid
 
@@ -21,14 +22,6 @@ extension Bridge {
     /// The sentence for an ID history does not know.
     static func unknown(_ id: UInt32) -> Refused {
         Refused(description: "there is no notification \(id) in history (focusctl history lists the IDs).")
-    }
-
-    static func heldFor(_ reason: HeldNotification.Reason, now: Instant) -> String {
-        switch reason {
-        case .focus(let name): "held for \(name)"
-        case .summary: "held for the summary"
-        case .snooze(let until): "snoozed until \(Fate.localTime(until, now: now))"
-        }
     }
 
     // MARK: explain ID
@@ -52,13 +45,10 @@ extension Bridge {
     /// its close); a past one is shown again as a copy from what history keeps of it, under a
     /// new ID the bridge holds (no actions: its app may be gone).
     func show(_ id: UInt32) throws -> FateActionReport {
-        if id != 0, let item = held[id] {
-            let digest = held.digest(of: id)
-            held.queueReplay([id], showAll: true, cause: "focusctl show")
-            feedReplays()
-            closeIfEmpty(digest)
+        if id != 0, let item = ledger.held[id] {
+            perform(ledger.transition(.show(id), now: clock.now))
             return FateActionReport(action: "show", ids: [id],
-                                    message: "Notification \(id) (\(item.app)), \(Self.heldFor(item.reason, now: clock.now)), is shown now as itself.")
+                                    message: "Notification \(id) (\(item.app)), \(item.reason.waiting(now: clock.now)), is shown now as itself.")
         }
         guard id != 0, let entry = try store.entry(id: id) else { throw Self.unknown(id) }
         let copy = newID()
@@ -110,30 +100,24 @@ extension Bridge {
 
     /// Dismisses held notification `id`: its holders are told (`NotificationClosed`, reason 2).
     func dismiss(_ id: UInt32) throws -> FateActionReport {
-        guard id != 0, let item = held[id] else {
+        guard id != 0, let item = ledger.held[id] else {
             guard id != 0, let entry = try store.entry(id: id) else { throw Self.unknown(id) }
             throw Refused(description: "notification \(id) (\(entry.app)) is not held (\(entry.fate())); "
                 + "focusctl dismiss ends held notifications only.")
         }
-        let digest = held.digest(of: id)
-        held.remove([id])
-        ended(id, reason: .dismissed, holders: item.holders)
-        closeIfEmpty(digest)
+        perform(ledger.transition(.dismiss(id), now: clock.now))
         return FateActionReport(action: "dismiss", ids: [id],
-                                message: "Notification \(id) (\(item.app)), \(Self.heldFor(item.reason, now: clock.now)), was dismissed; "
+                                message: "Notification \(id) (\(item.app)), \(item.reason.waiting(now: clock.now)), was dismissed; "
                                     + "its app was told (NotificationClosed, reason 2).")
     }
 
     /// Dismisses every held notification, waiting or in a digest.
     func dismissAllHeld() -> FateActionReport {
-        let items = held.all
+        let items = ledger.held.all
         guard !items.isEmpty else {
             return FateActionReport(action: "dismiss", ids: [], message: "Nothing was held; nothing was dismissed.")
         }
-        let digests = Set(items.compactMap { held.digest(of: $0.id) })
-        held.remove(items.map(\.id))
-        endedMany(items, reason: .dismissed)
-        for digest in digests.sorted() { closeIfEmpty(digest) }
+        perform(ledger.transition(.dismissAll, now: clock.now))
         let n = items.count
         return FateActionReport(action: "dismiss", ids: items.map(\.id),
                                 message: "\(n) held notification\(n == 1 ? " was" : "s were") dismissed; "
@@ -144,13 +128,13 @@ extension Bridge {
 
     /// Does what Show All on digest `digestID` does (0: the newest digest still open).
     func showAll(digest digestID: UInt32) throws -> FateActionReport {
-        let open = held.openDigests()
+        let open = ledger.held.openDigests()
         guard let target = digestID == 0 ? open.keys.max() : digestID, let items = open[target] else {
             if digestID != 0 {
                 throw Refused(description: "digest \(digestID) is not open (it stands for no held notification now); "
                     + (open.isEmpty ? "no digest is open." : "open: \(open.keys.sorted().map(String.init).joined(separator: ", "))."))
             }
-            let waiting = held.count
+            let waiting = ledger.held.count
             return FateActionReport(action: "show-all", ids: [],
                                     message: "No digest is open; nothing was shown"
                                         + (waiting == 0 ? "." : " (\(waiting) held, in no digest yet: focusctl show ID shows one)."))
@@ -159,11 +143,5 @@ extension Bridge {
         let n = items.count
         return FateActionReport(action: "show-all", ids: Digest.ordered(items).reversed().map(\.id), digest: target,
                                 message: "Digest \(target): " + (n == 1 ? "its notification is shown now, as itself." : "\(n) notifications are shown now, each as itself."))
-    }
-
-    /// Closes digest `digest` on the daemon once it stands for nothing held.
-    private func closeIfEmpty(_ digest: UInt32?) {
-        guard let digest, !held.isOpen(digest) else { return }
-        closeOnDaemon(digest)
     }
 }

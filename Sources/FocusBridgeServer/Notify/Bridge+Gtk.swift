@@ -15,7 +15,7 @@ extension Bridge {
     /// The GTK notifications still held from before a restart, found again by their app and ID:
     /// their app may still replace or remove them.
     private func rememberHeldGtk() {
-        for item in held.all where item.holders.contains(where: { $0.door == .gtk }) {
+        for item in ledger.held.all where item.holders.contains(where: { $0.door == .gtk }) {
             guard let payload = try? store.heldPayload(item.id),
                   let arguments = GtkArguments(storedType: payload.type, bytes: payload.bytes) else { continue }
             gtkKeys.bind(item.id, appKey: item.app, appID: arguments.notification.appID, id: arguments.notification.id)
@@ -53,13 +53,7 @@ extension Bridge {
             caller.door = .gtk
             let app = AppIdentity.resolve(GtkNotification(appID: appID, id: gtkID).request(), process: sender.process)
             guard let id = gtkKeys.id(appKey: app.key, id: gtkID) else { return }
-            if held.owns(id, by: caller), let item = held[id] {
-                held.remove([id])
-                ended(id, reason: .closedByCall, holders: item.holders)
-            } else if holders.owned(id, by: caller) != nil {
-                if let names = gtkKeys.names(of: id) { gtkShell?.remove(appID: names.appID, id: names.id) }
-                notificationClosed(id, reason: .closedByCall)
-            }
+            perform(ledger.transition(.closedByApp(id, by: caller), now: clock.now))
         }
     }
 }

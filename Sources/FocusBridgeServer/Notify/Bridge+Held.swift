@@ -1,13 +1,14 @@
 import FocusBridgeCore
 import FocusBridgeDBus
+import FocusBridgeStore
 import Logging
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// What becomes of held notifications later: a Focus ending, the scheduled summary, a digest's
-/// Show All or Dismiss (focus-bridge(1), BEHAVIOUR). Digests are the bridge's own notifications,
-/// shown as `Policy.present` says, held by the bridge itself.
+/// Show All or Dismiss (focus-bridge(1), BEHAVIOUR) — each a transition of the ledger. Digests
+/// are the bridge's own notifications, shown as `Policy.present` says, held by the bridge itself.
 extension Bridge {
     /// Replays go into the forward queue only while it is this short, so a Show All of a
     /// hundred thousand never overruns the queue's bound.
@@ -17,44 +18,21 @@ extension Bridge {
     /// `away`: it was on while the screen was locked (its digest says so).
     func focusEnded(_ name: String, away: Bool = false) {
         askPendingQuestions()
-        let items = held.waiting(for: name)
-        guard !items.isEmpty else { return }
-        switch settings.general.afterFocus {
-        case .digest:
-            logger.info("\(name) ended: \(Count.of(items.count, "held notification")) in a digest")
-            send(Digest.afterFocus(name, items, away: away))
-        case .replay:
-            logger.info("\(name) ended: replaying \(Count.of(items.count, "held notification"))")
-            replay(items.sorted { ($0.received, $0.id) < ($1.received, $1.id) }.map(\.id), cause: "the end of \(name)")
-        case .none:
-            logger.info("\(name) ended: \(Count.of(items.count, "held notification")) kept in history only")
-            held.remove(items.map(\.id))
-            // Never to be shown: dismissed, as the person chose.
-            endedMany(items, reason: .dismissed)
-        }
+        perform(ledger.transition(.focusEnded(name, after: settings.general.afterFocus, away: away), now: clock.now,
+                                  newID: newID))
     }
 
     /// Items held for a Focus that is no longer on (it ended while the bridge was stopped).
     func focusesEnded(besides active: String?) {
-        for name in held.focusNames(besides: active).sorted() { focusEnded(name) }
+        for name in ledger.held.focusNames(besides: active).sorted() { focusEnded(name) }
     }
 
     /// Delivers the scheduled summary now; returns how many notifications it holds.
     @discardableResult
     func deliverSummary() -> Int {
-        let items = held.waiting(.heldSummary)
-        send(Digest.summary(of: items))
-        return items.count
-    }
-
-    /// Sends a digest as the bridge's own notification, with Show All and Dismiss.
-    func send(_ digest: Digest?) {
-        guard let digest else { return }
-        let id = newID()
-        held.assign(digest.items, toDigest: id)
-        for item in digest.items { commit.noteFate(item, FateStep(.inDigest, at: clock.now, number: id)) }
-        sendOwn(id, title: digest.title, body: digest.body, actions: digest.actions)
-        stateChanged()
+        let count = ledger.held.waitingCount(.heldSummary)
+        perform(ledger.transition(.summaryDue, now: clock.now, newID: newID))
+        return count
     }
 
     /// Sends one of the bridge's own notifications (a digest, a question), active, held by the bridge.
@@ -75,72 +53,28 @@ extension Bridge {
         digestAction(id, key: key)
     }
 
-    /// Sends held notifications as themselves, each to be answered to its own app.
-    func replay(_ ids: [UInt32], cause: String?) {
-        held.queueReplay(ids, cause: cause)
-        feedReplays()
-    }
-
-    /// Moves replays into the forward queue while it has room; each stays held until then.
+    /// Moves replays into the forward queue while it has room; each stays held until then. The
+    /// arguments come from the ledger while the store has not taken them (a full disk), else
+    /// from the store; what each becomes is `ReplayPlan`'s.
     func feedReplays() {
-        guard held.replayWaits else { return }
-        var released: [UInt32] = []
-        while queuedCount < Self.replayQueueRoom, let (item, arguments, cause) = held.nextReplay() {
-            guard let arguments else {
-                released.append(item.id)
-                logger.error("the stored notification \(item.id) cannot be read; dropped")
-                ended(item.id, reason: .undefined, holders: item.holders)
+        guard ledger.held.replayWaits else { return }
+        while queuedCount < Self.replayQueueRoom, let (item, payload, cause) = ledger.nextReplay() {
+            let stored = payload ?? (try? store.heldPayload(item.id)).flatMap { $0.map { HeldPayload(type: $0.type, bytes: $0.bytes) } }
+            guard let stored, let arguments = DoorArguments(storedType: stored.type, bytes: stored.bytes) else {
+                perform(ledger.transition(.replayed(item.id, .unreadable), now: clock.now))
                 continue
             }
-            let request = arguments.request
-            let app = AppIdentity.held(key: item.app, request: request,
-                                       sandbox: item.holders.lazy.compactMap(\.sandbox).first)
-            let context = policyContext()
-            let shown: Shown
-            if cause == nil, item.reason.snoozedUntil != nil {
-                // A snooze that ended is decided as a new notification would be: held again by
-                // the Focus on now or the summary, else shown as it was, quick actions too.
-                let decision = Policy.decide(request, app: app, context: context)
-                if let reason = heldAgain(decision.outcome) {
-                    held.setReason(item.id, reason)
-                    commit.noteFate(item.id, FateStep(.unsnoozed, at: clock.now, detail: Self.heldFor(reason, now: clock.now)))
-                    continue
-                }
-                commit.noteFate(item.id, FateStep(.unsnoozed, at: clock.now))
-                shown = decision.shown
-            } else {
-                commit.noteFate(item.id, FateStep(.replayed, at: clock.now, detail: cause))
-                shown = Policy.present(request, app: app, context: context)
+            let plan = ReplayPlan.plan(item, request: arguments.request, cause: cause, context: policyContext(),
+                                       focusName: activeFocus?.name)
+            perform(ledger.transition(.replayed(item.id, plan), now: clock.now))
+            if case .shown(let shown, let counts, _) = plan {
+                deliver(item.id, arguments, shown, holders: item.holders, processID: item.processID, counts: counts)
             }
-            released.append(item.id)
-            let counts = Policy.replayCounts(request, app: app, context: context)
-            deliver(item.id, arguments, shown, holders: item.holders, processID: item.processID, counts: counts)
-        }
-        held.replayDrained()
-        held.remove(released)
-    }
-
-    /// What holds a notification decided `outcome` now: the Focus on, or the summary (nil: shown).
-    private func heldAgain(_ outcome: DeliveryOutcome) -> HeldNotification.Reason? {
-        switch outcome {
-        case .heldFocus: activeFocus.map { .focus($0.name) }
-        case .heldSummary: .summary
-        default: nil
         }
     }
 
     /// The person chose Show All or Dismiss on digest `digestID`.
     func digestAction(_ digestID: UInt32, key: String) {
-        let items = held.members(ofDigest: digestID)
-        switch key {
-        case Digest.showAllKey:
-            held.queueReplay(Digest.ordered(items).reversed().map(\.id), showAll: true, cause: "Show All")
-            feedReplays()
-        default:
-            // Dismiss: what the digest stood for is dismissed by the person, each ID told so.
-            held.remove(items.map(\.id))
-            endedMany(items, reason: .dismissed)
-        }
-        closeOnDaemon(digestID)
+        perform(ledger.transition(.digestAction(digestID, key: key), now: clock.now))
     }
 }

@@ -9,7 +9,9 @@ import FocusBridgeTime
 /// back as itself, under its own ID. Its app is not told: no `NotificationClosed`, so the ID
 /// stays alive and the app may still replace it (the update waits with it) or close it (it ends
 /// as any held one). It is held durably as `.snooze(until:)`, its arguments rebuilt from what
-/// history keeps; one wall-clock timer waits for the first end.
+/// history keeps; one wall-clock timer waits for the first end. Each change is a transition of
+/// the ledger (`snoozed`, `snoozeMoved`, `snoozesDue`); what is checked here is what only the
+/// bridge can see: the daemon's ID and history.
 extension Bridge {
     /// The longest snooze: a week, as a mute.
     static let longestSnooze: Double = 7 * 86_400
@@ -21,21 +23,21 @@ extension Bridge {
             throw Refused(description: "a snooze lasts from one second to a week (7d).")
         }
         let until = clock.now.addingTimeInterval(seconds)
-        if id != 0, let item = held[id] {
+        if id != 0, let item = ledger.held[id] {
             guard item.reason.snoozedUntil != nil else {
-                throw Refused(description: "notification \(id) (\(item.app)) is not on screen: it is \(Self.heldFor(item.reason, now: clock.now)); "
+                throw Refused(description: "notification \(id) (\(item.app)) is not on screen: it is \(item.reason.waiting(now: clock.now)); "
                     + "focusctl show \(id) shows it now.")
             }
-            held.setReason(id, .snooze(until: until))
+            perform(ledger.transition(.snoozeMoved(id, until: until), now: clock.now))
         } else {
-            guard id != 0, let entry = holders[id] else {
+            guard id != 0, let entry = ledger.shown[id] else {
                 guard id != 0, let row = try store.entry(id: id) else { throw Self.unknown(id) }
                 throw Refused(description: "notification \(id) (\(row.app)) is not on screen (\(row.fate())); "
                     + "focusctl snooze takes one that is shown now.")
             }
             try snoozeShown(entry, until: until)
         }
-        let app = held[id]?.app ?? ""
+        let app = ledger.held[id]?.app ?? ""
         return FateActionReport(action: "snooze", ids: [id], until: Timestamp.string(until),
                                 message: "Notification \(id) (\(app)) is snoozed until \(Fate.localTime(until, now: clock.now)): "
                                     + "off the screen, its app not told; it is shown again as itself then "
@@ -62,7 +64,7 @@ extension Bridge {
             throw Refused(description: "notification \(id) (\(entry.appKey)) is counted in notification \(entry.collapsedInto!) "
                 + "(\"more from\"), not shown on its own; it is not snoozed.")
         }
-        guard let daemonID = forwarder.daemonIDs.daemonID(of: id) else {
+        guard forwarder.daemonIDs.daemonID(of: id) != nil else {
             throw Refused(description: "notification \(id) (\(entry.appKey)) is not on the daemon's screen yet; try again in a moment.")
         }
         guard let row = try store.entry(id: id), let kept = row.kept else {
@@ -78,27 +80,14 @@ extension Bridge {
         let item = HeldNotification(id: id, reason: .snooze(until: until), app: row.app, summary: row.summary, body: row.body,
                                     level: row.level, relevance: HeldNotification.relevance(of: request),
                                     received: row.received, holders: entry.holders, processID: nil)
-        // Forgotten before the daemon closes its copy: its NotificationClosed then finds no
-        // bridge ID, and the app hears nothing.
-        tables.closed(id)
-        forget(id)
-        downstream.close(daemonID: daemonID, bridgeID: id)
-        held.hold(item)
         let stored = arguments.all
-        commit.hold(Store.Hold(item: item, payloadType: stored.typeString, payload: stored.bytes))
-        logger.info("notification \(id) (\(row.app.escapingControlCharacters)) snoozed until \(Fate.localTime(until, now: clock.now))")
-        noteSnoozed(id, until: until)
-    }
-
-    private func noteSnoozed(_ id: UInt32, until: Instant) {
-        commit.noteFate(id, FateStep(.snoozed, at: clock.now, detail: String(until.timeIntervalSince1970)))
-        armSnoozes()
-        stateChanged()
+        perform(ledger.transition(.snoozed(item, payload: HeldPayload(type: stored.typeString, bytes: stored.bytes)),
+                                  now: clock.now))
     }
 
     /// Arms the timer for the first snooze to end (at start, after every change).
     func armSnoozes() {
-        guard let next = held.nextSnoozeEnd else {
+        guard let next = ledger.held.nextSnoozeEnd else {
             snoozeTimer?.schedule(atSecondsSince1970: nil)
             return
         }
@@ -109,13 +98,7 @@ extension Bridge {
     /// The snoozes that ended go out as themselves, through the replay (`feedReplays`), which
     /// holds one again for the Focus on now or the summary when they would hold it.
     func snoozesEnded() {
-        let now = clock.now
-        let due = held.snoozed.prefix { $0.reason.snoozedUntil! <= now }.map(\.id)
-        if !due.isEmpty {
-            logger.info("\(Count.of(due.count, "snooze")) ended")
-            replay(due, cause: nil)
-        }
-        armSnoozes()
+        perform(ledger.transition(.snoozesDue, now: clock.now))
         stateChanged()
     }
 }

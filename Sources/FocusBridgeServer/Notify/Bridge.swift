@@ -10,9 +10,10 @@ import Glibc
 
 /// The bridge: takes each notification a door decoded, has the `Intake` plan it and carries the
 /// plan out (`execute`): recorded and answered at once (`GroupCommit`), then forwarded
-/// (`Forwarder`) or held durably (`HeldRegistry`). It owns who holds each ID (`holders`), ends
-/// every ID once and sends the daemon's signals back to the holders (`NotificationSignals`).
-/// docs/ARCHITECTURE.md walks one notification through these.
+/// (`Forwarder`) or held durably. Every later event of an ID's life is a transition of the
+/// `ledger` (`NotificationLedger`), whose effects the bridge carries out (`perform`,
+/// `Bridge+Effects.swift`): it decides nothing itself. docs/ARCHITECTURE.md walks one
+/// notification through these.
 final class Bridge {
     static let ownAppName = "FocusBridge"
 
@@ -30,7 +31,9 @@ final class Bridge {
     let commit: GroupCommit
     /// Keeps the history within `history-max-mb`, after commits.
     let historyTrimmer: HistoryTrimmer
-    let held: HeldRegistry
+    /// The one owner of each ID's life: what is shown, collapsed and held, and the replays.
+    var ledger: NotificationLedger
+    let failures: FailureLog
     /// The person's choices per app and the mutes.
     let preferences: AppPreferences
     let forwarder: Forwarder
@@ -45,8 +48,6 @@ final class Bridge {
     var daemonCookies: [UInt32: UInt32] = [:]
     /// Waits for the first snooze to end (`Bridge+Snooze.swift`); made at the first snooze.
     var snoozeTimer: WallClockTimer?
-    /// Who holds each ID shown or collapsed now.
-    var holders = NotificationTable()
     let collapses = FloodCollapse()
     let signals: NotificationSignals
     /// Unread counts for docks (`Badges.swift`).
@@ -96,7 +97,12 @@ final class Bridge {
         commit = GroupCommit(store: store, failures: failures, info: { [logger] in logger.info("\($0)") })
         historyTrimmer = HistoryTrimmer(store: store, failures: failures, logger: logger, clock: clock)
         historyTrimmer.size = HistorySize(megabytes: settings.general.historyMaxMB)
-        held = try HeldRegistry(store: store, commit: commit, failures: failures, logger: logger)
+        self.failures = failures
+        // A digest sent before a restart is out of reach now: what it stood for waits again.
+        let restored = try store.heldNotifications()
+        try store.assignDigest(restored.filter { $0.digest != nil }.map(\.item.id), digest: nil)
+        ledger = NotificationLedger(ownConnection: notificationBus.uniqueName, held: restored.map(\.item))
+        if !restored.isEmpty { logger.info("\(Count.of(restored.count, "notification")) still held from before") }
         preferences = AppPreferences(store: store, clock: clock, logger: logger)
         forwarder = Forwarder(downstream: downstream, logger: logger)
         signals = NotificationSignals(bus: notificationBus)
@@ -121,7 +127,10 @@ final class Bridge {
             historyTrimmer.afterCommit()
         }
         commit.stateChanged = { [weak self] in self?.stateChanged() }
-        held.changed = { [weak self] in self?.stateChanged() }
+        commit.holdsWritten = { [weak self] ids in
+            guard let self else { return }
+            perform(ledger.transition(.written(ids), now: clock.now))
+        }
         preferences.changed = { [weak self] in self?.stateChanged() }
         collapses.show = { [weak self] id, app, arguments in
             guard let self else { return }
@@ -141,11 +150,11 @@ final class Bridge {
     var delivered: Int { forwarder.delivered }
     var queuedCount: Int { forwarder.queued }
     var inFlightCount: Int { forwarder.inFlight }
-    func waiting(_ kind: DeliveryOutcome) -> [HeldNotification] { held.waiting(kind) }
+    func waiting(_ kind: DeliveryOutcome) -> [HeldNotification] { ledger.held.waiting(kind) }
     /// How many wait of `kind` (what status and the tray show), without listing them.
-    func heldCount(_ kind: DeliveryOutcome) -> Int { held.waitingCount(kind) }
+    func heldCount(_ kind: DeliveryOutcome) -> Int { ledger.held.waitingCount(kind) }
     /// How many are snoozed now.
-    var snoozedCount: Int { held.snoozedCount }
+    var snoozedCount: Int { ledger.held.snoozedCount }
 
     /// The live state a decision depends on.
     func policyContext() -> PolicyContext {
@@ -190,8 +199,8 @@ final class Bridge {
         var context = policyContext()
         context.senderProcessID = process?.processID
         return Intake.take(notification, app: app, caller: caller, payloadBytes: payloadBytes, context: context,
-                           focusName: activeFocus?.name, table: holders, held: held.holders(of:),
-                           snoozed: held.snoozedUntil, newID: ids.next)
+                           focusName: activeFocus?.name, table: ledger.shown, held: ledger.held.holders(of:),
+                           snoozed: ledger.held.snoozedUntil, newID: ids.next)
     }
 
     /// Carries out `plan`: the history row (and a held item) with this commit, `waiter` answered
@@ -205,15 +214,14 @@ final class Bridge {
             logger.warning("a notification of \(decision.app.key.escapingControlCharacters) weighs \(arguments.byteCount) bytes, more than a held one may (\(HeldNotification.maxPayloadBytes)); delivered now")
         }
         logger.debug("notification \(id): \(decision.trace.joined(separator: "; ").escapingControlCharacters)")
-        if plan.replacesHeld { held.remove([id]) }
         // After its decision: a call counts toward repeated calls for the next one only.
         if let communication = decision.communication, communication.isCall { tables.called(communication.person, at: clock.now) }
-        if let item = plan.held {
-            // Into the batch before the answer: the answer may write the batch at once (the 64th
-            // waiting), and no caller hears an ID whose held notification is not in that write.
-            held.hold(item)
-            let stored = arguments.all // GVariant's serialised form, the state files' format
-            commit.hold(Store.Hold(item: item, payloadType: stored.typeString, payload: stored.bytes))
+        if plan.replacesHeld || plan.held != nil {
+            // The held part, into the batch before the answer: the answer may write the batch at
+            // once (the 64th waiting), and no caller hears an ID whose held notification is not
+            // in that write. GVariant's serialised form is the state files' format.
+            let payload = plan.held.map { _ in arguments.all }.map { HeldPayload(type: $0.typeString, bytes: $0.bytes) }
+            perform(ledger.transition(.received(plan, payload: payload), now: clock.now))
         }
         commit.answer(waiter, id: id, history: plan.history)
 
@@ -227,7 +235,7 @@ final class Bridge {
         case .collapse:
             // Alive, counted in the app's "N more" notification; it ends when that one does.
             let group = collapses.group(for: decision.app, newID: ids.next)
-            endDropped(holders.track(id, appKey: decision.app.key, holders: plan.holders, collapsedInto: group))
+            perform(ledger.transition(.collapsed(id, appKey: decision.app.key, holders: plan.holders, into: group), now: clock.now))
             badges.counted(id, app: decision.app, senders: plan.holders, processID: processID)
             collapses.count(decision.app, appName: arguments.appName, icon: arguments.appIcon, latest: arguments.summary)
         case .forward(let counts):
@@ -241,12 +249,7 @@ final class Bridge {
         senders.withSender(call.sender) { [self] sender in
             let caller = sender.caller(call.sender)
             // Someone else's ID is treated as unknown: success, no effect.
-            if held.owns(id, by: caller), let item = held[id] {
-                held.remove([id])
-                ended(id, reason: .closedByCall, holders: item.holders)
-            } else if holders.owned(id, by: caller) != nil {
-                forwarder.close(id)
-            }
+            perform(ledger.transition(.closedByApp(id, by: caller), now: clock.now))
             call.reply()
         }
     }
@@ -289,7 +292,8 @@ final class Bridge {
                  processID: UInt32?, counts: Bool, duplicateKey: DuplicateTracker.Key? = nil) {
         tables.delivered(id, appKey: shown.app.key, summary: arguments.summary, body: arguments.body, at: clock.now,
                          counts: counts, key: duplicateKey)
-        endDropped(holders.track(id, appKey: shown.app.key, holders: newHolders, actionKeys: shown.actions.originalKeys))
+        perform(ledger.transition(.forwarded(id, appKey: shown.app.key, holders: newHolders, actionKeys: shown.actions.originalKeys),
+                                  now: clock.now))
         noteDaemonQuiet(id)
         badges.counted(id, app: shown.app, senders: newHolders, processID: processID)
         switch arguments {
@@ -311,7 +315,7 @@ final class Bridge {
 
 extension Bridge: ForwarderEvents {
     var mayForward: Bool { !commit.isPending }
-    func isAlive(_ id: UInt32) -> Bool { holders.contains(id) }
+    func isAlive(_ id: UInt32) -> Bool { ledger.shown.contains(id) }
     func givenUp(_ id: UInt32, reason: CloseReason) { notificationClosed(id, reason: reason) }
     func took() { feedReplays() }
     func trimming() { store.releaseMemory() }

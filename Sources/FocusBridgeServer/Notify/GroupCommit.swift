@@ -107,6 +107,8 @@ final class GroupCommit {
     /// After each write, once its callers are answered: the ends to tell, and how many calls
     /// were answered.
     var committed: (_ ends: [End], _ answered: Int) -> Void = { _, _ in }
+    /// After a write that stored held notifications: their IDs (the store has their arguments now).
+    var holdsWritten: ([UInt32]) -> Void = { _ in }
 
     /// The write, as the callback scheduled for it: made once (not a closure per batch).
     private lazy var writeLater: () -> Void = { [weak self] in self?.write() }
@@ -225,6 +227,7 @@ final class GroupCommit {
         do {
             try store.commit(history: batch.history, holds: batch.holds)
             failures.succeeded(Self.recording)
+            if !batch.holds.isEmpty { holdsWritten(batch.holds.map(\.item.id)) }
             failing = false
             if late > 0 { logger?("\(Count.of(late, "notification")) kept in memory while the state database could not be written are in history now") }
         } catch {
