@@ -160,14 +160,14 @@ public final class BusMessage: @unchecked Sendable {
 
     /// The value in the `v` at the read position, in the few shapes readers care about; anything
     /// else is `.other` with its signature. `weight` is roughly its size on the wire.
-    public func readValue() throws(DBusError) -> (value: ScalarValue, weight: Int) {
+    public func readValue<Value: BusScalarValue>(as _: Value.Type = Value.self) throws(DBusError) -> (value: Value, weight: Int) {
         var type: CChar = 0
         var contents: UnsafePointer<CChar>?
         try check(sd_bus_message_peek_type(pointer, &type, &contents), "peek v")
         guard type == code("v"), let contents else { throw DBusError(name: DBusError.invalidArgs, message: "not a variant") }
         let signature = String(cString: contents)
         try check(sd_bus_message_enter_container(pointer, code("v"), contents), "enter v")
-        let read: (ScalarValue, Int)
+        let read: (Value, Int)
         switch signature {
         case "s", "o", "g":
             let text = try readText(type: Unicode.Scalar(UInt8(bitPattern: contents[0])))
@@ -193,17 +193,6 @@ public final class BusMessage: @unchecked Sendable {
         return read
     }
 
-    /// What `readValue` tells of a value.
-    public enum ScalarValue: Equatable, Sendable {
-        case string(String)
-        /// Any integer type (`y n q i u x t`): clients send urgency as byte, int or uint.
-        case integer(Int64)
-        case bool(Bool)
-        case double(Double)
-        case strings([String])
-        /// Another type (image data, nested containers, a file descriptor), by its signature.
-        case other(signature: String)
-    }
 
     /// Skips the next complete value, returning about how many bytes it takes on the wire
     /// (arrays of fixed-size values are measured without being walked).
@@ -443,4 +432,18 @@ func code(character type: Character) -> CChar { CChar(Int8(bitPattern: type.asci
     if result < 0 {
         throw DBusError(name: DBusError.invalidArgs, message: "\(what()): \(String(cString: strerror(-result)))")
     }
+}
+
+/// What `BusMessage.readValue` makes of a variant: a text, any integer type (`y n q i u x t`:
+/// clients send urgency as byte, int or uint), a boolean, a double, a list of texts, or another
+/// type by its signature (image data, nested containers, a file descriptor). The reader's own
+/// type conforms (the core's `HintValue`, whose cases are these), so a hint is read into it once,
+/// with no second enum and no conversion between them.
+public protocol BusScalarValue {
+    static func string(_ text: String) -> Self
+    static func integer(_ number: Int64) -> Self
+    static func bool(_ flag: Bool) -> Self
+    static func double(_ number: Double) -> Self
+    static func strings(_ texts: [String]) -> Self
+    static func other(signature: String) -> Self
 }

@@ -97,13 +97,13 @@ struct SnoozeCommand: ParsableCommand {
 
     func run() throws {
         let number = NotificationIDText.parse(id)
-        var seconds: Double = 3600
+        var seconds = SnoozeLength.standard
         if let duration {
             guard let value = DurationText.seconds(duration) else {
                 ControlClient.fail("focusctl: --for takes a duration such as 45s, 10m, 1h30m or 2h, not \"\(duration)\".", code: 1)
             }
-            guard value >= 1, value <= 7 * 86_400 else {
-                ControlClient.fail("focusctl: a snooze lasts from one second to a week (7d), not \"\(duration)\".", code: 1)
+            if let problem = SnoozeLength.problem(value) {
+                ControlClient.fail("focusctl: \(problem), not \"\(duration)\".", code: 1)
             }
             seconds = value
         }

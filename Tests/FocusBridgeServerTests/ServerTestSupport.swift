@@ -78,10 +78,10 @@ final class LogRecorder: @unchecked Sendable {
 
 /// A notification as the bridge forwards it (what is inside does not matter to the forwarder).
 func forwarded(_ id: UInt32, summary: String = "Hello") -> ForwardedNotification {
-    ForwardedNotification(id: id, appKey: "Mail", level: .active, appName: "Mail", appIcon: "",
+    ForwardedNotification(id: id, appKey: "Mail", level: .active, request: NotificationRequest(appName: "Mail", summary: summary),
                           summary: summary, body: "", actions: [],
                           hints: ForwardedHints(original: .variant(.dictionary([])), keeping: nil, added: nil),
-                          expireTimeout: -1, weight: 40 + summary.utf8.count)
+                          weight: 40 + summary.utf8.count)
 }
 
 /// A history row for notification `id`.

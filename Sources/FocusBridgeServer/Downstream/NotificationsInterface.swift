@@ -151,8 +151,9 @@ struct ForwardedHints: Sendable {
     }
 }
 
-/// A notification on its way to the daemon: the client's arguments with the hints the bridge
-/// adds, waiting for the daemon ID it replaces (known only when it is sent).
+/// A notification on its way to the daemon: the client's request as shown — the summary and
+/// body shown, the tidied actions, the hints the bridge edits — waiting for the daemon ID it
+/// replaces (known only when it is sent). The app's name, icon and timeout are the request's.
 ///
 /// A class, immutable: it goes into the forward queue, out of it and into the call's completion,
 /// and each copy of a struct of a dozen texts retained and released them all.
@@ -160,30 +161,32 @@ final class ForwardedNotification: Sendable {
     let id: UInt32
     let appKey: String
     let level: InterruptionLevel
-    let appName: String
-    let appIcon: String
+    /// What the app asked for.
+    let request: NotificationRequest
+    /// As shown: the summary and body (hidden when previews are), the actions tidied.
     let summary: String
     let body: String
     let actions: [String]
     let hints: ForwardedHints
-    let expireTimeout: Int32
     /// About the bytes of its arguments (they share the client's message: this is what waiting costs).
     let weight: Int
 
-    init(id: UInt32, appKey: String, level: InterruptionLevel, appName: String, appIcon: String, summary: String,
-         body: String, actions: [String], hints: ForwardedHints, expireTimeout: Int32, weight: Int) {
+    init(id: UInt32, appKey: String, level: InterruptionLevel, request: NotificationRequest, summary: String,
+         body: String, actions: [String], hints: ForwardedHints, weight: Int) {
         self.id = id
         self.appKey = appKey
         self.level = level
-        self.appName = appName
-        self.appIcon = appIcon
+        self.request = request
         self.summary = summary
         self.body = body
         self.actions = actions
         self.hints = hints
-        self.expireTimeout = expireTimeout
         self.weight = weight
     }
+
+    var appName: String { request.appName }
+    var appIcon: String { request.appIcon }
+    var expireTimeout: Int32 { request.expireTimeout }
 
     /// Appends the `Notify` arguments for the daemon, replacing `daemonID` (0 for a new one).
     func append(to message: BusMessage, replacing daemonID: UInt32) throws(DBusError) {

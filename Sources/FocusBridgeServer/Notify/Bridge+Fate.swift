@@ -66,34 +66,11 @@ extension Bridge {
                             decision: .delivered, received: clock.now,
                             steps: [FateStep(.copyOf, at: clock.now, number: id)], kept: copyKept, via: entry.via))
         commit.noteFate(id, FateStep(.shownAgain, at: clock.now, number: copy))
-        deliver(copy, .fdo(Self.arguments(of: request)), shown, holders: [ownCaller], processID: nil, counts: false)
+        deliver(copy, .fdo(NotifyArguments(rebuilding: request)), shown, holders: [ownCaller], processID: nil, counts: false)
         stateChanged()
         return FateActionReport(action: "show", ids: [id], copy: copy,
                                 message: "Notification \(id) (\(entry.app)) is shown again as notification \(copy), "
                                     + "from history (without its actions and images).")
-    }
-
-    /// The `Notify` arguments rebuilt from what history keeps (a copy, without its actions; a
-    /// snoozed one, with them): app name, icon, summary, body, actions, timeout and the kept hints.
-    static func arguments(of request: NotificationRequest) -> NotifyArguments {
-        var hints: [(key: String, value: Variant)] = []
-        for name in request.hints.keys.sorted() {
-            let value: Variant
-            switch request.hints[name]! {
-            case .string(let text): value = .string(text)
-            case .integer(let number):
-                if name == "urgency" { value = .byte(UInt8(clamping: number)) }
-                else if let small = Int32(exactly: number) { value = .int32(small) } else { value = .int64(number) }
-            case .bool(let flag): value = .bool(flag)
-            case .double(let number): value = .double(number)
-            case .strings(let items): value = .strings(items)
-            case .other: continue
-            }
-            hints.append((name, .boxed(value)))
-        }
-        return NotifyArguments(.tuple([.string(request.appName), .uint32(0), .string(request.appIcon),
-                                       .string(request.summary), .string(request.body), .strings(request.actions),
-                                       .dictionary(hints), .int32(request.expireTimeout)]))
     }
 
     // MARK: dismiss

@@ -13,15 +13,10 @@ import FocusBridgeTime
 /// the ledger (`snoozed`, `snoozeMoved`, `snoozesDue`); what is checked here is what only the
 /// bridge can see: the daemon's ID and history.
 extension Bridge {
-    /// The longest snooze: a week, as a mute.
-    static let longestSnooze: Double = 7 * 86_400
-
     /// Snoozes notification `id` for `seconds`: one on screen leaves it, one snoozed already is
     /// snoozed until the new end.
     func snooze(_ id: UInt32, seconds: Double) throws -> FateActionReport {
-        guard seconds.isFinite, seconds >= 1, seconds <= Self.longestSnooze else {
-            throw Refused(description: "a snooze lasts from one second to a week (7d).")
-        }
+        if let problem = SnoozeLength.problem(seconds) { throw Refused(description: problem + ".") }
         let until = clock.now.addingTimeInterval(seconds)
         if id != 0, let item = ledger.held[id] {
             guard item.reason.snoozedUntil != nil else {
@@ -48,7 +43,7 @@ extension Bridge {
     /// (the daemon closes its copy as it always does after an action).
     func snoozeHour(_ entry: NotificationTable.Entry) {
         do {
-            try snoozeShown(entry, until: clock.now.addingTimeInterval(3600))
+            try snoozeShown(entry, until: clock.now.addingTimeInterval(SnoozeLength.standard))
         } catch {
             logger.info("notification \(entry.id) cannot be snoozed: \(oneLine(error))")
         }
@@ -76,7 +71,7 @@ extension Bridge {
         }
         var request = kept.notification(summary: row.summary, body: row.body)
         request.replacesID = 0
-        let arguments = Self.arguments(of: request)
+        let arguments = NotifyArguments(rebuilding: request)
         let item = HeldNotification(id: id, reason: .snooze(until: until), app: row.app, summary: row.summary, body: row.body,
                                     level: row.level, relevance: HeldNotification.relevance(of: request),
                                     received: row.received, holders: entry.holders, processID: nil)

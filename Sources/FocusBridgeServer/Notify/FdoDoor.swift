@@ -106,6 +106,9 @@ enum FdoDoor {
     }
 }
 
+/// A hint read from the message straight into the core's value: its cases are `readValue`'s.
+extension HintValue: BusScalarValue {}
+
 /// A `Notify` call waits for its ID until the commit has it.
 extension IncomingCall: IDWaiter {
     func answer(_ id: UInt32) { reply(id) }
@@ -119,16 +122,11 @@ extension IncomingCall: IDWaiter {
 /// decision to the delivery; as a struct each of those copies retained and released its texts,
 /// the decoded request's and the message.
 final class NotifyArguments {
-    let appName: String
-    let replacesID: UInt32
-    let appIcon: String
-    let summary: String
-    let body: String
-    let actions: [String]
-    let hints: NotifyHints
-    let expireTimeout: Int32
-    /// The core's view, for deciding (decoded with the arguments, once).
+    /// The eight positions, decoded once: what the core decides on, and what is encoded back
+    /// (but the hints, forwarded from `hints`).
     let request: NotificationRequest
+    /// The client's hints as they came, for forwarding byte for byte.
+    let hints: NotifyHints
     /// About what the arguments weigh on the wire (what holding or queueing them costs).
     let byteCount: Int
 
@@ -136,22 +134,22 @@ final class NotifyArguments {
     /// message is kept for the hints.
     init(_ message: BusMessage) throws(DBusError) {
         try message.rewind()
-        appName = try message.readString()
-        replacesID = try message.readUInt32()
-        appIcon = try message.readString()
-        summary = try message.readString()
-        body = try message.readString()
-        actions = try message.readStrings()
+        let appName = try message.readString()
+        let replacesID = try message.readUInt32()
+        let appIcon = try message.readString()
+        let summary = try message.readString()
+        let body = try message.readString()
+        let actions = try message.readStrings()
         var decoded: [String: HintValue] = [:]
         var weight = 0
         var entries = 0
         try message.readDictionary { key throws(DBusError) in
-            let (value, size) = try message.readValue()
-            decoded[key] = Self.hintValue(value)
+            let (value, size) = try message.readValue(as: HintValue.self)
+            decoded[key] = value
             weight += key.utf8.count + size + 8
             entries += 1
         }
-        expireTimeout = try message.readInt32()
+        let expireTimeout = try message.readInt32()
         hints = entries == 0 ? .empty : .message(message)
         request = NotificationRequest(appName: appName, replacesID: replacesID, appIcon: appIcon, summary: summary,
                                       body: body, actions: actions, hints: decoded, expireTimeout: expireTimeout)
@@ -161,22 +159,46 @@ final class NotifyArguments {
     /// Arguments as a `Variant` of `notifySignature` (a held notification's stored ones, the
     /// bridge's own, a copy from history): the cold paths.
     init(_ arguments: Variant) {
-        appName = arguments.child(0).string ?? ""
-        replacesID = arguments.child(1).uint32 ?? 0
-        appIcon = arguments.child(2).string ?? ""
-        summary = arguments.child(3).string ?? ""
-        body = arguments.child(4).string ?? ""
-        actions = arguments.child(5).strings ?? []
         let hints = arguments.child(6)
         self.hints = .variant(hints)
-        expireTimeout = arguments.child(7).int32 ?? -1
         var decoded: [String: HintValue] = [:]
         for (key, value) in hints.dictionaryEntries {
             decoded[key] = Self.hintValue(value.unboxed)
         }
-        request = NotificationRequest(appName: appName, replacesID: replacesID, appIcon: appIcon, summary: summary,
-                                      body: body, actions: actions, hints: decoded, expireTimeout: expireTimeout)
+        request = NotificationRequest(appName: arguments.child(0).string ?? "", replacesID: arguments.child(1).uint32 ?? 0,
+                                      appIcon: arguments.child(2).string ?? "", summary: arguments.child(3).string ?? "",
+                                      body: arguments.child(4).string ?? "", actions: arguments.child(5).strings ?? [],
+                                      hints: decoded, expireTimeout: arguments.child(7).int32 ?? -1)
         byteCount = arguments.byteCount
+    }
+
+    var appName: String { request.appName }
+    var appIcon: String { request.appIcon }
+    var summary: String { request.summary }
+    var body: String { request.body }
+
+    /// The arguments rebuilt from what history keeps of a request (a copy shown again, without
+    /// its actions; a snoozed one, with them): app name, icon, summary, body, actions, timeout
+    /// and the kept hints, each of the type clients send (urgency a byte).
+    convenience init(rebuilding request: NotificationRequest) {
+        var hints: [(key: String, value: Variant)] = []
+        for name in request.hints.keys.sorted() {
+            let value: Variant
+            switch request.hints[name]! {
+            case .string(let text): value = .string(text)
+            case .integer(let number):
+                if name == "urgency" { value = .byte(UInt8(clamping: number)) }
+                else if let small = Int32(exactly: number) { value = .int32(small) } else { value = .int64(number) }
+            case .bool(let flag): value = .bool(flag)
+            case .double(let number): value = .double(number)
+            case .strings(let items): value = .strings(items)
+            case .other: continue
+            }
+            hints.append((name, .boxed(value)))
+        }
+        self.init(.tuple([.string(request.appName), .uint32(request.replacesID), .string(request.appIcon),
+                          .string(request.summary), .string(request.body), .strings(request.actions),
+                          .dictionary(hints), .int32(request.expireTimeout)]))
     }
 
     /// A held notification's stored arguments; nil when they are not a `Notify`'s.
@@ -195,8 +217,8 @@ final class NotifyArguments {
     /// The whole tuple as the store keeps a held notification (GVariant's serialised form, the
     /// format of the state files): converted from the message here, off the hot path.
     var all: Variant {
-        .tuple([.string(appName), .uint32(replacesID), .string(appIcon), .string(summary), .string(body),
-                .strings(actions), hints.variant, .int32(expireTimeout)])
+        .tuple([.string(request.appName), .uint32(request.replacesID), .string(request.appIcon), .string(request.summary),
+                .string(request.body), .strings(request.actions), hints.variant, .int32(request.expireTimeout)])
     }
 
     private static func textWeight(_ appName: String, _ appIcon: String, _ summary: String, _ body: String,
@@ -204,17 +226,6 @@ final class NotifyArguments {
         // Added up one by one: an array of the four would be allocated for every Notify.
         appName.utf8.count + appIcon.utf8.count + summary.utf8.count + body.utf8.count + 4 * 5
             + actions.reduce(4) { $0 + $1.utf8.count + 5 }
-    }
-
-    private static func hintValue(_ value: BusMessage.ScalarValue) -> HintValue {
-        switch value {
-        case .string(let text): .string(text)
-        case .integer(let number): .integer(number)
-        case .bool(let flag): .bool(flag)
-        case .double(let number): .double(number)
-        case .strings(let texts): .strings(texts)
-        case .other(let signature): .other(signature: signature)
-        }
     }
 
     private static func hintValue(_ value: Variant) -> HintValue {
@@ -232,11 +243,11 @@ final class NotifyArguments {
     func forwarded(id: UInt32, shown: Shown, process: ProcessIdentity?) -> ForwardedNotification {
         let presentation = shown.presentation
         return ForwardedNotification(
-            id: id, appKey: shown.app.key, level: shown.level, appName: appName, appIcon: appIcon,
-            summary: presentation.summary ?? summary, body: presentation.body ?? body,
+            id: id, appKey: shown.app.key, level: shown.level, request: request,
+            summary: presentation.summary ?? request.summary, body: presentation.body ?? request.body,
             actions: shown.actions.flat,
             hints: Self.forwardedHints(hints, presentation: presentation, request: request, app: shown.app, process: process),
-            expireTimeout: expireTimeout, weight: byteCount)
+            weight: byteCount)
     }
 
     /// The hints the daemon receives, following a `Presentation`: the bridge's own `x-focus-*`
