@@ -324,8 +324,8 @@ final class NotificationLedgerTests: XCTestCase {
 
     /// focusctl and the bridge refuse the same lengths with the same sentence.
     func testASnoozeLastsFromASecondToAWeek() {
-        for seconds in [1, 60, SnoozeLength.standard, 7 * 86_400] { XCTAssertNil(SnoozeLength.problem(seconds), "\(seconds)") }
-        for seconds in [0, 0.5, -1, 7 * 86_400 + 1, .infinity, .nan] {
+        for seconds: Double in [1, 60, SnoozeLength.standard, 7 * 86_400] { XCTAssertNil(SnoozeLength.problem(seconds), "\(seconds)") }
+        for seconds: Double in [0, 0.5, -1, 7 * 86_400 + 1, .infinity, .nan] {
             XCTAssertEqual(SnoozeLength.problem(seconds), "a snooze lasts from one second to a week (7d)", "\(seconds)")
         }
     }

@@ -48,9 +48,7 @@ extension Bridge {
 
     /// Whether the Focus that is on would hold the bridge's own notification.
     var focusHoldsOwn: Bool {
-        guard let name = activeFocus?.name, let focus = settings.focus(named: name) else { return false }
-        return Policy.breakThrough(focus: focus, app: AppIdentity(key: Self.ownAppName, source: .appName), level: .active,
-                                   communication: nil) == nil
+        OwnNotification.held(by: activeFocus.flatMap { settings.focus(named: $0.name) })
     }
 
     private func ask(_ app: String) {

@@ -58,7 +58,7 @@ extension Bridge {
         request.actions = []
         request.replacesID = 0
         let app = kept?.app(key: entry.app, via: entry.via) ?? AppIdentity(key: entry.app, source: .appName)
-        let shown = Policy.present(request, app: app, context: policyContext())
+        let shown = OwnNotification.shown(.copy, request, app: app, context: policyContext())
         var copyKept = kept ?? KeptRequest(appName: entry.app, appSource: app.source.rawValue)
         copyKept.actions = []
         copyKept.trace = ["shown again by focusctl show: a copy of notification \(id), from history"]

@@ -43,7 +43,7 @@ extension Bridge {
                                             appIcon: "preferences-system-notifications",
                                             summary: title, body: body, actions: actions)
         let app = AppIdentity(key: Self.ownAppName, source: .appName)
-        let shown = Policy.present(arguments.request, app: app, level: .active, context: policyContext())
+        let shown = OwnNotification.shown(.asking, arguments.request, app: app, context: policyContext())
         deliver(id, .fdo(arguments), shown, holders: [ownCaller], processID: UInt32(getpid()), counts: true)
     }
 

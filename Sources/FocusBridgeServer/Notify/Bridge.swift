@@ -15,7 +15,7 @@ import Glibc
 /// `Bridge+Effects.swift`): it decides nothing itself. docs/ARCHITECTURE.md walks one
 /// notification through these.
 final class Bridge {
-    static let ownAppName = "FocusBridge"
+    static let ownAppName = OwnNotification.appName
 
     /// The session bus for the cold paths (`VariantConnection`): who callers are, badges.
     let bus: VariantConnection
@@ -134,10 +134,7 @@ final class Bridge {
         preferences.changed = { [weak self] in self?.stateChanged() }
         collapses.show = { [weak self] id, app, arguments in
             guard let self else { return }
-            // It speaks of the app by its key, also as the summary of a hidden preview.
-            var request = arguments.request
-            request.appName = app.key
-            let shown = Policy.present(request, app: app, level: .passive, context: policyContext())
+            let shown = OwnNotification.shown(.moreFrom, arguments.request, app: app, context: policyContext())
             deliver(id, .fdo(arguments), shown, holders: [ownCaller], processID: nil, counts: false)
         }
     }
