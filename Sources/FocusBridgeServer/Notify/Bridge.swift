@@ -44,8 +44,6 @@ final class Bridge {
     var gtkKeys = GtkKeys()
     /// Apps asking for quiet (`Inhibit`).
     let inhibitions = Inhibitions()
-    /// The daemon's cookie for each inhibition passed on to it (plasmashell).
-    var daemonCookies: [UInt32: UInt32] = [:]
     /// Waits for the first snooze to end (`Bridge+Snooze.swift`); made at the first snooze.
     var snoozeTimer: WallClockTimer?
     let collapses = FloodCollapse()
@@ -74,11 +72,6 @@ final class Bridge {
     var activeFocus: ActiveFocus?
     /// Called when something `focusctl status` shows has changed.
     var stateChanged: () -> Void = {}
-    /// The `NotificationClosed` signals of a large release, told `closingsPerPass` per pass of
-    /// the main loop (`endedMany`), so that a reply is never queued behind thousands of them.
-    var closingBacklog: [(id: UInt32, reason: CloseReason, holders: [Caller])] = []
-    var closingStart = 0
-    var closingScheduled = false
 
     init(bus: VariantConnection, notificationBus: MessageConnection, downstream: Downstream, store: Store,
          settings: PolicySettings, clock: Clock = SystemClock(), logger: Logger) throws {
@@ -114,7 +107,7 @@ final class Bridge {
     private func connect() {
         forwarder.events = self
         inhibitions.ended = { [weak self] inhibition in
-            guard let self, let daemonCookie = daemonCookies.removeValue(forKey: inhibition.cookie) else { return }
+            guard let self, let daemonCookie = inhibitions.daemonCookies.removeValue(forKey: inhibition.cookie) else { return }
             downstream.uninhibit(daemonCookie: daemonCookie)
         }
         // Reply first, forward after: nothing goes to the daemon while callers wait for their IDs
@@ -265,7 +258,7 @@ final class Bridge {
         downstream.inhibit(desktopEntry: desktopEntry, reason: reason) { [weak self] daemonCookie in
             guard let self, let daemonCookie else { return }
             if inhibitions.active.contains(where: { $0.cookie == cookie }) {
-                daemonCookies[cookie] = daemonCookie
+                inhibitions.daemonCookies[cookie] = daemonCookie
             } else {
                 downstream.uninhibit(daemonCookie: daemonCookie)
             }

@@ -290,8 +290,46 @@ enum NotifyHints: Sendable {
 /// The signals applications receive, each sent only to the connections holding the ID; never
 /// to the bridge itself (it holds its own digests and "N more" notifications), nor to an app
 /// of the GTK door (its door has no signals).
-struct NotificationSignals {
+final class NotificationSignals {
     let bus: MessageConnection
+    /// The `NotificationClosed` signals of a large release, told `closingsPerPass` per pass of
+    /// the main loop, so that a reply is never queued behind thousands of them.
+    private var closings: [(id: UInt32, reason: CloseReason, holders: [Caller])] = []
+    private var closingStart = 0
+    private var closingScheduled = false
+    static let closingsPerPass = 256
+
+    init(bus: MessageConnection) { self.bus = bus }
+
+    /// Tells each holder of many that its notification closed, a slice per main-loop pass.
+    func closedMany(_ items: [(id: UInt32, reason: CloseReason, holders: [Caller])]) {
+        closings.append(contentsOf: items)
+        tellClosings()
+    }
+
+    /// Tells the next holders of the backlog; what is left waits for the loop to be idle
+    /// (the signals already sent written out first).
+    private func tellClosings() {
+        var told = 0
+        while closingStart < closings.count, told < Self.closingsPerPass {
+            let closing = closings[closingStart]
+            closingStart += 1
+            told += 1
+            closed(closing.id, reason: closing.reason, to: closing.holders)
+        }
+        guard closingStart < closings.count else {
+            closings = []
+            closingStart = 0
+            return
+        }
+        guard !closingScheduled else { return }
+        closingScheduled = true
+        MainLoop.whenIdle { [weak self] in
+            guard let self else { return }
+            closingScheduled = false
+            tellClosings()
+        }
+    }
 
     func closed(_ id: UInt32, reason: CloseReason, to holders: [Caller]) {
         for holder in holders where holder.door.signalsHolders {

@@ -25,6 +25,8 @@ final class Inhibitions {
 
     private(set) var active: [Inhibition] = []
     private var nextCookie: UInt32 = 1
+    /// The daemon's cookie for each inhibition passed on to it (plasmashell shows them in its applet).
+    var daemonCookies: [UInt32: UInt32] = [:]
     /// Called when `isInhibited` or what is said about it changed.
     var changed: () -> Void = {}
     /// Called with each inhibition that ends (to end it where it was passed on).
