@@ -140,6 +140,8 @@ final class NotificationLedgerTests: XCTestCase {
         for next in out {
             let effects = apply(.replayed(next.item.id, shownPlan("Show All")))
             XCTAssertTrue(effects.contains(.storeRelease([next.item.id])))
+            XCTAssertTrue(effects.contains { if case .forward(next.item, _, false) = $0 { true } else { false } },
+                          "forwarded as itself, to its own holders")
             XCTAssertEqual(endedIDs(effects), [], "shown as itself: not ended")
             apply(.forwarded(next.item.id, appKey: "Shop", holders: next.item.holders, actionKeys: [:]))
         }

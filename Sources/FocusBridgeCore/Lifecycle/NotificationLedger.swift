@@ -82,6 +82,9 @@ public struct NotificationLedger: Sendable {
         case storeReason(UInt32, HeldNotification.Reason)
         /// Note in the store which digest stands for these (nil: none, they wait again).
         case storeDigest([UInt32], digest: UInt32?)
+        /// Forward held `item` as itself, shown as `shown` (`counts`: toward its app's rate limit),
+        /// with the arguments the replay read; its `forwarded` event follows.
+        case forward(HeldNotification, Shown, counts: Bool)
         /// Ask the daemon to close its copy (its `NotificationClosed` ends the ID).
         case closeOnDaemon(UInt32)
         /// Close the daemon's copy now, not waiting for the forward queue (a digest acted on).
@@ -351,10 +354,10 @@ public struct NotificationLedger: Sendable {
             held.setReason(id, reason)
             return [.storeReason(id, reason),
                     .noteFate(id, FateStep(.unsnoozed, at: now, detail: reason.waiting(now: now))), .armSnoozes, .changed]
-        case .shown(_, _, let step):
-            // Shown from now on: the executor forwards it, and its `forwarded` event tracks it.
+        case .shown(let shown, let counts, let step):
+            // Shown from now on: its `forwarded` event tracks it.
             held.remove([id])
-            return [.noteFate(id, step), .storeRelease([id]), .changed]
+            return [.noteFate(id, step), .storeRelease([id]), .forward(item, shown, counts: counts), .changed]
         }
     }
 }

@@ -4,12 +4,16 @@ import FocusBridgeStore
 /// The ledger's effects carried out, each one way: the store, the forwarder, the apps, history.
 /// Nothing here decides; what an effect means is `NotificationLedger.Effect`'s.
 extension Bridge {
-    func perform(_ effects: [NotificationLedger.Effect]) {
-        for effect in effects { perform(effect) }
+    /// `arguments`: what a `forward` sends (the replay's, read from the ledger or the store).
+    func perform(_ effects: [NotificationLedger.Effect], arguments: DoorArguments? = nil) {
+        for effect in effects { perform(effect, arguments: arguments) }
     }
 
-    private func perform(_ effect: NotificationLedger.Effect) {
+    private func perform(_ effect: NotificationLedger.Effect, arguments: DoorArguments?) {
         switch effect {
+        case .forward(let item, let shown, let counts):
+            guard let arguments else { return logger.error("notification \(item.id) to forward without its arguments") }
+            deliver(item.id, arguments, shown, holders: item.holders, processID: item.processID, counts: counts)
         case .storeHold(let item, let payload):
             commit.hold(Store.Hold(item: item, payloadType: payload.type, payload: payload.bytes))
         case .storeRelease(let ids):

@@ -66,10 +66,7 @@ extension Bridge {
             }
             let plan = ReplayPlan.plan(item, request: arguments.request, cause: cause, context: policyContext(),
                                        focusName: activeFocus?.name)
-            perform(ledger.transition(.replayed(item.id, plan), now: clock.now))
-            if case .shown(let shown, let counts, _) = plan {
-                deliver(item.id, arguments, shown, holders: item.holders, processID: item.processID, counts: counts)
-            }
+            perform(ledger.transition(.replayed(item.id, plan), now: clock.now), arguments: arguments)
         }
     }
 
