@@ -107,6 +107,11 @@ final class NotificationLedgerTests: XCTestCase {
         apply(.forwarded(500, appKey: "FocusBridge", holders: [own], actionKeys: [:]))
         XCTAssertEqual(apply(.action(500, key: "keep")), [.ownAction(500, key: "keep")])
         XCTAssertEqual(apply(.action(12345, key: "open")), [], "an ID that is not shown")
+        XCTAssertEqual(apply(.passOn(id, member: "NotificationReplied", text: "ok", isReply: true)),
+                       [.passOn(id, member: "NotificationReplied", text: "ok", holders: [alice.connection], acted: true)])
+        XCTAssertEqual(apply(.passOn(500, member: "NotificationReplied", text: "ok", isReply: true)),
+                       [.passOn(500, member: "NotificationReplied", text: "ok", holders: [own.connection], acted: false)],
+                       "a reply to the bridge's own is not an app's outcome")
     }
 
     // MARK: Held → digest → Show All → shown

@@ -46,6 +46,9 @@ public struct NotificationLedger: Sendable {
         case closed(UInt32, CloseReason)
         /// The daemon's `ActionInvoked`.
         case action(UInt32, key: String)
+        /// Another signal of the daemon's about a shown one, passed on to its holders as it came
+        /// (`member`: its name); `isReply`: an inline reply, which is acting on it.
+        case passOn(UInt32, member: String, text: String, isReply: Bool)
         /// The daemon went away with these shown.
         case daemonGone([UInt32])
         /// A Focus ended (`away`: it was on while the screen was locked).
@@ -103,6 +106,8 @@ public struct NotificationLedger: Sendable {
         case endedMany([HeldNotification], CloseReason)
         /// `ActionInvoked` with the client's key to each holder; noted as acted on.
         case actionInvoked(UInt32, key: String, holders: [String])
+        /// A signal passed on as it came to each holder; `acted`: noted as acted on.
+        case passOn(UInt32, member: String, text: String, holders: [String], acted: Bool)
         /// The person acted on the bridge's own notification `id`.
         case ownAction(UInt32, key: String)
         /// The person chose a quick action on `entry`.
@@ -142,6 +147,10 @@ public struct NotificationLedger: Sendable {
             return closed(id, reason: reason)
         case .action(let id, let key):
             return action(id, key: key)
+        case .passOn(let id, let member, let text, let isReply):
+            guard let entry = shown[id] else { return [] }
+            let own = entry.connections.contains(ownConnection)
+            return [.passOn(id, member: member, text: text, holders: entry.connections, acted: isReply && !own)]
         case .daemonGone(let ids):
             return daemonGone(ids)
         case .focusEnded(let name, let after, let away):

@@ -18,7 +18,7 @@ extension Bridge: DownstreamEvents {
     }
 
     func downstreamSignal(_ signal: DaemonSignal) {
-        guard let id = forwarder.id(forDaemonID: signal.daemonID), let entry = ledger.shown[id] else { return }
+        guard let id = forwarder.id(forDaemonID: signal.daemonID), ledger.shown.contains(id) else { return }
         switch signal {
         case .closed(_, let reason):
             notificationClosed(id, reason: reason)
@@ -27,10 +27,8 @@ extension Bridge: DownstreamEvents {
             perform(ledger.transition(.action(id, key: key), now: clock.now))
         case .passOn(let member, _, let text):
             // An inline reply is an action too; an activation token only comes before one.
-            if member == NotificationsInterface.notificationReplied, !entry.connections.contains(ownName) {
-                commit.noteActed(entry.id, at: clock.now)
-            }
-            signals.passOn(member, entry.id, text: text, to: entry.connections)
+            perform(ledger.transition(.passOn(id, member: member, text: text,
+                                              isReply: member == NotificationsInterface.notificationReplied), now: clock.now))
         }
     }
 }

@@ -50,6 +50,9 @@ extension Bridge {
             // The person acted on it (its outcome in history): an action of its app, the default included.
             commit.noteActed(id, at: clock.now)
             signals.actionInvoked(id, key: key, to: holders)
+        case .passOn(let id, let member, let text, let holders, let acted):
+            if acted { commit.noteActed(id, at: clock.now) }
+            signals.passOn(member, id, text: text, to: holders)
         case .ownAction(let id, let key):
             ownAction(id, key: key)
         case .quickAction(let action, let entry):
