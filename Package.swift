@@ -96,12 +96,10 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The unit tests: one target per module, each depending only on what it tests (XCTest).
-        // The core; the control reports too where a test of the core's fate or explain reads them.
-        .testTarget(name: "FocusBridgeCoreTests", dependencies: [
-            "FocusBridgeCore", "FocusBridgeControl", "FocusBridgeJSON", "FocusBridgeTime",
-        ]),
-        // The reports' JSON against Foundation's, and Control1Method against the introspection XML
-        // the server serves.
+        // The core alone: a test that reads a control report or explain's request is the control's.
+        .testTarget(name: "FocusBridgeCoreTests", dependencies: ["FocusBridgeCore", "FocusBridgeJSON", "FocusBridgeTime"]),
+        // The control contract: the reports' JSON against Foundation's, explain, doctor, who owns a
+        // name; and Control1Method against the introspection XML the server serves.
         .testTarget(name: "FocusBridgeControlTests", dependencies: [
             "FocusBridgeControl", "FocusBridgeCore", "FocusBridgeJSON", "FocusBridgeTime", "FocusBridgeServer",
         ]),
