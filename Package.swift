@@ -118,6 +118,9 @@ let package = Package(
         .testTarget(name: "FocusBridgeStoreTests", dependencies: [
             "FocusBridgeStore", "FocusBridgeCore", "FocusBridgeJSON", "FocusBridgeTime",
         ]),
+        // The main loop on GLib's real loop: timers, idle work, signals, wall-clock timers, inotify
+        // watches and child processes, each awaited with a bounded wait (FocusBridgeTestSupport).
+        .testTarget(name: "FocusBridgeLoopTests", dependencies: ["FocusBridgeLoop", "FocusBridgeTestSupport"]),
         .testTarget(name: "FocusBridgeDBusTests", dependencies: [
             "FocusBridgeDBus", "FocusBridgeLoop", "CGLib", "FocusBridgeTestSupport",
         ]),
