@@ -112,6 +112,9 @@ let package = Package(
         .testTarget(name: "FocusBridgeSystemTests", dependencies: ["FocusBridgeSystem"]),
         // focus-bridge's command line (FocusBridgeArguments), through @testable import of the executable.
         .testTarget(name: "FocusBridgeArgumentsTests", dependencies: ["focus-bridge"]),
+        // focusctl's own logic (a misspelt command, its options, `--json`, its table and local
+        // times, the Focus line), through @testable import of the executable.
+        .testTarget(name: "focusctlTests", dependencies: ["focusctl"]),
         .testTarget(name: "FocusBridgeConfigTests", dependencies: [
             "FocusBridgeConfig", "FocusBridgeCore", "FocusBridgeTime", "FocusBridgeTestSupport",
         ]),
