@@ -45,7 +45,8 @@ let package = Package(
         // Time without Foundation: instants, the Gregorian calendar, time zones from TZif bytes and
         // POSIX rules, local wall-clock arithmetic, and the texts of times and durations.
         .target(name: "FocusBridgeTime", swiftSettings: crossModule),
-        // The pure core: model and decisions, no GLib, no I/O.
+        // The pure core: model and decisions, in folders by concern (docs/ARCHITECTURE.md, Modules);
+        // no GLib, no I/O, no process or window-system code.
         .target(name: "FocusBridgeCore", dependencies: ["FocusBridgeJSON", "FocusBridgeTime"], swiftSettings: crossModule),
         // The control contract that focus-bridge serves and focusctl calls: Control1's names and
         // methods (Control1Method), the reports sent over it as JSON, and what both programs read
