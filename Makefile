@@ -86,7 +86,7 @@ DESTDIR ?=
 
 # The version focus-bridge --version prints, the package's (with the Debian revision of
 # packaging/debian/changelog's first entry) and the names of the package and the archive.
-VERSION := $(shell sed -n 's/^public let focusBridgeVersion = "\(.*\)"$$/\1/p' Sources/FocusBridgeCore/Version.swift)
+VERSION := $(shell sed -n 's/^public let focusBridgeVersion = "\(.*\)"$$/\1/p' Sources/FocusBridgeCore/Support/Version.swift)
 DEB_VERSION := $(shell head -n 1 packaging/debian/changelog 2>/dev/null | cut -d ' ' -f 2 | tr -d '()')
 DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null)
 DEB_FILE := focus-bridge_$(DEB_VERSION)_$(DEB_ARCH).deb

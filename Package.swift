@@ -45,7 +45,8 @@ let package = Package(
         // Time without Foundation: instants, the Gregorian calendar, time zones from TZif bytes and
         // POSIX rules, local wall-clock arithmetic, and the texts of times and durations.
         .target(name: "FocusBridgeTime", swiftSettings: crossModule),
-        // The pure core: model and decisions, no GLib, no I/O.
+        // The pure core: model and decisions, in folders by concern (docs/ARCHITECTURE.md, Modules);
+        // no GLib, no I/O, no process or window-system code.
         .target(name: "FocusBridgeCore", dependencies: ["FocusBridgeJSON", "FocusBridgeTime"], swiftSettings: crossModule),
         // The control contract that focus-bridge serves and focusctl calls: Control1's names and
         // methods (Control1Method), the reports sent over it as JSON, and what both programs read
@@ -96,14 +97,13 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The unit tests: one target per module, each depending only on what it tests (XCTest).
-        // The core; the control reports too where a test of the core's fate or explain reads them.
-        .testTarget(name: "FocusBridgeCoreTests", dependencies: [
-            "FocusBridgeCore", "FocusBridgeControl", "FocusBridgeJSON", "FocusBridgeTime",
-        ]),
-        // The reports' JSON against Foundation's, and Control1Method against the introspection XML
-        // the server serves.
+        // The core alone: a test that reads a control report or explain's request is the control's.
+        .testTarget(name: "FocusBridgeCoreTests", dependencies: ["FocusBridgeCore", "FocusBridgeJSON", "FocusBridgeTime"]),
+        // The control contract: the reports' JSON against Foundation's, explain, doctor, who owns a
+        // name; and Control1Method against dbus/org.focusbridge.Control1.xml, read from the
+        // repository (the text the server embeds and serves: EmbeddedFilesTests, in the server's).
         .testTarget(name: "FocusBridgeControlTests", dependencies: [
-            "FocusBridgeControl", "FocusBridgeCore", "FocusBridgeJSON", "FocusBridgeTime", "FocusBridgeServer",
+            "FocusBridgeControl", "FocusBridgeCore", "FocusBridgeJSON", "FocusBridgeTime",
         ]),
         .testTarget(name: "FocusBridgeJSONTests", dependencies: ["FocusBridgeJSON"]),
         // Time zones and the calendar against Foundation's and the system's tzdata.
@@ -113,12 +113,18 @@ let package = Package(
         .testTarget(name: "FocusBridgeSystemTests", dependencies: ["FocusBridgeSystem"]),
         // focus-bridge's command line (FocusBridgeArguments), through @testable import of the executable.
         .testTarget(name: "FocusBridgeArgumentsTests", dependencies: ["focus-bridge"]),
+        // focusctl's own logic (a misspelt command, its options, `--json`, its table and local
+        // times, the Focus line), through @testable import of the executable.
+        .testTarget(name: "focusctlTests", dependencies: ["focusctl"]),
         .testTarget(name: "FocusBridgeConfigTests", dependencies: [
             "FocusBridgeConfig", "FocusBridgeCore", "FocusBridgeTime", "FocusBridgeTestSupport",
         ]),
         .testTarget(name: "FocusBridgeStoreTests", dependencies: [
             "FocusBridgeStore", "FocusBridgeCore", "FocusBridgeJSON", "FocusBridgeTime",
         ]),
+        // The main loop on GLib's real loop: timers, idle work, signals, wall-clock timers, inotify
+        // watches and child processes, each awaited with a bounded wait (FocusBridgeTestSupport).
+        .testTarget(name: "FocusBridgeLoopTests", dependencies: ["FocusBridgeLoop", "FocusBridgeTestSupport"]),
         .testTarget(name: "FocusBridgeDBusTests", dependencies: [
             "FocusBridgeDBus", "FocusBridgeLoop", "CGLib", "FocusBridgeTestSupport",
         ]),

@@ -1,4 +1,3 @@
-import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeJSON
 import FocusBridgeTime
@@ -86,17 +85,6 @@ final class FateTests: XCTestCase {
         XCTAssertEqual(Policy.decide(again, app: kept.app(key: "Slack"), context: PolicyContext()).level, decision.level)
     }
 
-    func testExplainSaysWhatItAssumed() {
-        XCTAssertEqual(Explanation.assumed(ExplainRequest(app: "Slack")), [
-            "urgency: normal (no --urgency)", "category: none (no --category)",
-            "summary and body: empty (no --summary, --body: no person is recognised, no duplicate found)",
-            "actions: none (no --action)", "Focus: the one on now, if any (no --focus)", "time: now (no --at)"])
-        XCTAssertEqual(Explanation.assumed(ExplainRequest(app: "Slack", urgency: "low", category: "im.received", summary: "Hi",
-                                                          actions: ["a=A"], focus: "work", at: "10:00")), [])
-        XCTAssertEqual(Explanation.assumed(ExplainRequest(app: "Slack", summary: "Hi", hints: ["byte:urgency:2"], focus: "work",
-                                                          at: "10:00")),
-                       ["category: none (no --category)", "actions: none (no --action)"])
-    }
 }
 
 extension FateTests {
@@ -111,15 +99,6 @@ extension FateTests {
         var none = kept
         none.focus = nil
         XCTAssertEqual(KeptRequest.read(none.stored), none)
-    }
-}
-
-extension FateTests {
-    func testFateReportsWriteNullNotNothing() {
-        XCTAssertEqual(JSONText.encode(FateActionReport(action: "dismiss", ids: [], message: "m")),
-                       #"{"action":"dismiss","copy":null,"digest":null,"ids":[],"message":"m","until":null}"#)
-        XCTAssertEqual(JSONText.encode(FateStepReport(FateStep(.replayed, at: Instant(timeIntervalSince1970: 0)))),
-                       #"{"at":"1970-01-01T00:00:00.000Z","detail":null,"number":null,"step":"replayed"}"#)
     }
 }
 

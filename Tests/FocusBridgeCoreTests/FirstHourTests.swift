@@ -1,11 +1,11 @@
-import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeJSON
 import Foundation
 import XCTest
 
-/// Issue 18: the closest-name suggestion, the built-in Do Not Disturb, the not-running advice and
-/// the answer of FocusOn/FocusOff.
+/// The first hour with the bridge: the closest-name suggestion, the built-in Do Not Disturb and the
+/// sentence for an unknown Focus (the not-running advice and the answer of FocusOn/FocusOff are
+/// the control contract's: StartAdviceTests, FocusChangeReportTests).
 final class FirstHourTests: XCTestCase {
     private let commands = ["status", "focus", "dnd", "silent", "summary", "history", "explain", "check-config",
                             "reload", "watch", "help"]
@@ -84,44 +84,4 @@ final class FirstHourTests: XCTestCase {
         XCTAssertEqual(settings.profiles.map(\.name), ["DnD"], "the file's name, in any case, replaces it")
     }
 
-    func testStartAdvice() {
-        let folders = StartAdvice.userUnitFolders(["HOME": "/home/a"])
-        XCTAssertEqual(folders.first, "/home/a/.config/systemd/user")
-        XCTAssertTrue(folders.contains("/home/a/.local/share/systemd/user"))
-        XCTAssertTrue(folders.contains("/usr/share/systemd/user"))
-        XCTAssertTrue(folders.contains("/usr/lib/systemd/user"))
-        let custom = StartAdvice.userUnitFolders(["HOME": "/home/a", "XDG_DATA_HOME": "/d", "XDG_CONFIG_HOME": "/c",
-                                                  "XDG_DATA_DIRS": "/x:/y"])
-        XCTAssertEqual(Array(custom.prefix(5)), ["/c/systemd/user", "/etc/systemd/user", "/d/systemd/user",
-                                                 "/x/systemd/user", "/y/systemd/user"])
-        XCTAssertEqual(StartAdvice.notRunning(unitInstalled: true, userManager: true),
-                       "focusctl: focus-bridge is not running on this session bus (start it with 'systemctl --user start focus-bridge').")
-        XCTAssertEqual(StartAdvice.notRunning(unitInstalled: false, userManager: true),
-                       "focusctl: focus-bridge is not running on this session bus (start it with 'focus-bridge &').")
-        // No user manager runs the session: a unit nothing can start is no advice.
-        XCTAssertEqual(StartAdvice.notRunning(unitInstalled: true, userManager: false),
-                       "focusctl: focus-bridge is not running on this session bus (start it with 'focus-bridge &').")
-    }
-
-    func testFocusChangeReportKeepsTheStatusKeys() throws {
-        let status = """
-            {"version":"0.1.0","silent":false,"focus":null,"next-summary":null,
-             "downstream":{"mode":"log","target":"standard output","connected":true,"daemon":null,"problem":null},
-             "counts":{"received":1,"delivered":1,"queued":0,"in-flight":0,"held-focus":0,"held-summary":0},
-             "mutes":[]}
-            """
-        let decoded = try JSONText.decode(StatusReport.self, from: status)
-        let report = FocusChangeReport(status: decoded, ended: .init(name: "work", held: 3, afterFocus: "digest"))
-        let text = JSONText.encode(report)
-        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-        XCTAssertEqual(Set(object.keys), ["version", "silent", "focus", "next-summary", "downstream", "counts", "mutes", "windows", "ended"])
-        let ended = try XCTUnwrap(object["ended"] as? [String: Any])
-        XCTAssertEqual(Set(ended.keys), ["name", "held", "after-focus"])
-        XCTAssertEqual(ended["name"] as? String, "work")
-        XCTAssertEqual((ended["held"] as? NSNumber)?.intValue, 3)
-        XCTAssertEqual(ended["after-focus"] as? String, "digest")
-        XCTAssertEqual(try JSONText.decode(FocusChangeReport.self, from: text), report)
-        XCTAssertEqual(try JSONText.decode(StatusReport.self, from: text), decoded, "a reader of Status reads it too")
-        XCTAssertTrue(JSONText.encode(FocusChangeReport(status: decoded, ended: nil)).contains("\"ended\":null"))
-    }
 }

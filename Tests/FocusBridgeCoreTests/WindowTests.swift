@@ -3,8 +3,9 @@ import FocusBridgeTime
 import Foundation
 import XCTest
 
-/// The window in front: matching a window to an app, the `foreground` decision, the
-/// Focus that windows turn on with its grace period, and reading sway's tree and Hyprland's events.
+/// The window in front: matching a window to an app, the `foreground` decision, and the Focus
+/// that windows turn on with its grace period (sway's tree and Hyprland's events are read by the
+/// server: SwayTreeTests).
 final class WindowTests: XCTestCase {
     private let now = Instant(timeIntervalSince1970: 1_800_000_000)
 
@@ -75,30 +76,4 @@ final class WindowTests: XCTestCase {
         XCTAssertNil(engine.active(at: now, manual: off, window: trigger.on), "a manual change wins")
     }
 
-    func testSwaysTreeGivesTheFocusedAndAVisibleFullscreenWindow() throws {
-        let tree = """
-            {"type": "root", "nodes": [{"type": "output", "nodes": [{"type": "workspace", "nodes": [
-              {"type": "con", "app_id": "foot", "pid": 100, "focused": true, "fullscreen_mode": 0, "visible": true, "nodes": []},
-              {"type": "con", "app_id": null, "window": 4194307, "window_properties": {"class": "mpv", "instance": "gl"},
-               "pid": 200, "focused": false, "fullscreen_mode": 1, "visible": true, "nodes": []}
-            ], "floating_nodes": []}]}]}
-            """
-        let state = try XCTUnwrap(SwayTree.state(Array(tree.utf8)))
-        XCTAssertEqual(state.focused, FocusedWindow(names: ["foot"], processID: 100))
-        XCTAssertEqual(state.fullscreen?.names, ["gl", "mpv"])
-        XCTAssertNil(SwayTree.state(Array("not json".utf8)))
-        XCTAssertEqual(SwayTree.state(Array("{}".utf8)), WindowState())
-    }
-
-    func testHyprlandEvents() {
-        var events = HyprlandEvents()
-        XCTAssertTrue(events.take("activewindow>>firefox,Mozilla Firefox"))
-        XCTAssertEqual(events.state.focused?.names, ["firefox"])
-        XCTAssertTrue(events.take("fullscreen>>1"))
-        XCTAssertEqual(events.state.fullscreen?.names, ["firefox"])
-        XCTAssertFalse(events.take("workspace>>2"))
-        XCTAssertFalse(events.take("garbage"))
-        XCTAssertTrue(events.take("activewindow>>,"))
-        XCTAssertNil(events.state.focused)
-    }
 }

@@ -371,7 +371,7 @@ def test_every_daemon_has_its_recipe():
     for needle in ["org.erikreider.swaync.cc", "--replace", "org.kde.plasmashell", "org.gnome.Shell"]:
         assert needle in daemons.group(1), needle
     # The sentence focus-bridge says when a daemon is in the way points here.
-    owner = (ROOT / "Sources" / "FocusBridgeCore" / "NameOwner.swift").read_text(encoding="utf-8")
+    owner = (ROOT / "Sources" / "FocusBridgeControl" / "NameOwner.swift").read_text(encoding="utf-8")
     assert "see DAEMONS in focus-bridge(1)" in owner
 
 

@@ -39,7 +39,7 @@ DEB = os.environ.get("FOCUS_DEB")
 DIST = os.environ.get("FOCUS_DIST")
 PACKAGED_BIN = os.environ.get("FOCUS_PACKAGED_BIN")
 VERSION = re.search(r'focusBridgeVersion = "([^"]+)"',
-                    (ROOT / "Sources/FocusBridgeCore/Version.swift").read_text()).group(1)
+                    (ROOT / "Sources/FocusBridgeCore/Support/Version.swift").read_text()).group(1)
 MADE_BY = "make test-package makes it and runs this file"
 
 

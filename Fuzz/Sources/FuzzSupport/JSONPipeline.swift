@@ -1,6 +1,7 @@
 import FocusBridgeControl
 import FocusBridgeCore
 import FocusBridgeJSON
+import FocusBridgeServer
 
 /// Every reader of JSON that takes it from outside the process, each given the same bytes: another
 /// device's file in the share folder, the state files and the state database read back, an

@@ -1,3 +1,4 @@
+import FocusBridgeCore
 import FocusBridgeJSON
 
 /// Reads sway's and i3's `GET_TREE` answer (their IPC, `sway-ipc(7)`) into a `WindowState`: the

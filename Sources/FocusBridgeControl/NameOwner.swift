@@ -1,3 +1,5 @@
+import FocusBridgeCore
+
 /// Who owns a bus name: the connection and, when the bus and /proc tell, its process.
 public struct NameOwner: Equatable, Sendable {
     public var uniqueName: String
@@ -15,7 +17,7 @@ public struct NameOwner: Equatable, Sendable {
         self.command = command
     }
 
-    /// What /proc tells of a process (`Process.read`, in FocusBridgeControl).
+    /// What /proc tells of a process (`Process.read`, in NameOwner+Process.swift).
     public struct Process: Equatable, Sendable {
         public var executable: String?
         public var command: [String]?
