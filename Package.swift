@@ -48,8 +48,10 @@ let package = Package(
         // The pure core: model and decisions, no GLib, no I/O.
         .target(name: "FocusBridgeCore", dependencies: ["FocusBridgeJSON", "FocusBridgeTime"], swiftSettings: crossModule),
         // The control contract that focus-bridge serves and focusctl calls: Control1's names and
-        // methods (Control1Method), the reports sent over it as JSON, and what both programs read
-        // of the session (who owns a name, how the bridge is started).
+        // methods (Control1Method), each call's arguments typed (Control1Request, to and from a
+        // body the bus's Variant provides), the reports sent over it as JSON, and what both
+        // programs read of the session (who owns a name, how the bridge is started). No bus here:
+        // its C modules would be loaded into every module that imports this one.
         .target(name: "FocusBridgeControl", dependencies: [
             "FocusBridgeCore", "FocusBridgeJSON", "FocusBridgeTime", "FocusBridgeSystem",
         ]),
@@ -100,10 +102,10 @@ let package = Package(
         .testTarget(name: "FocusBridgeCoreTests", dependencies: [
             "FocusBridgeCore", "FocusBridgeControl", "FocusBridgeJSON", "FocusBridgeTime",
         ]),
-        // The reports' JSON against Foundation's, and Control1Method against the introspection XML
-        // the server serves.
+        // The reports' JSON against Foundation's, Control1Method against the introspection XML the
+        // server serves, and Control1Request's bodies against Control1Method's signatures.
         .testTarget(name: "FocusBridgeControlTests", dependencies: [
-            "FocusBridgeControl", "FocusBridgeCore", "FocusBridgeJSON", "FocusBridgeTime", "FocusBridgeServer",
+            "FocusBridgeControl", "FocusBridgeCore", "FocusBridgeJSON", "FocusBridgeTime", "FocusBridgeDBus", "FocusBridgeServer",
         ]),
         .testTarget(name: "FocusBridgeJSONTests", dependencies: ["FocusBridgeJSON"]),
         // Time zones and the calendar against Foundation's and the system's tzdata.
