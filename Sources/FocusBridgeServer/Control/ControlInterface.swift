@@ -81,6 +81,8 @@ final class ControlInterface {
             call.fail(DBusError(name: DBusError.invalidArgs, message: error.description))
         } catch let error as ExplainRequest.Invalid {
             call.fail(DBusError(name: Self.invalidRequest, message: error.description))
+        } catch let error as Bridge.Refused {
+            call.fail(DBusError(name: Self.invalidRequest, message: error.description))
         } catch let error as FocusController.Refused {
             call.fail(DBusError(name: Self.invalidRequest, message: error.description))
         } catch let error as FocusController.NotANumber {
