@@ -10,7 +10,7 @@ import FocusBridgeTime
 /// refused with the closest one seen, unless the caller says it is new.
 extension ControlInterface {
     /// Handles `call`, one of these methods (`handle` sends no other here).
-    func handleAppCall(_ call: MethodCall, _ request: Control1Request) throws {
+    func handleAppCall(_ call: VariantCall, _ request: Control1Request) throws {
         let preferences = bridge.preferences
         switch request {
         case .apps:
@@ -80,7 +80,7 @@ extension ControlInterface {
             .filter { $0.app != Bridge.ownAppName }
     }
 
-    private func reply(_ call: MethodCall, _ app: String, _ message: String) {
+    private func reply(_ call: VariantCall, _ app: String, _ message: String) {
         let entry = apps(only: app).first { $0.app.lowercased() == app.lowercased() }
             ?? AppReport.all(counts: [(app, "", "", 0)], policy: bridge.settings, configPath: configPath,
                              choices: bridge.preferences.choices, mutes: bridge.preferences.mutes, now: bridge.clock.now,

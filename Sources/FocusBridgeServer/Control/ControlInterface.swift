@@ -74,7 +74,7 @@ final class ControlInterface {
         }
     }
 
-    private func dispatch(_ call: MethodCall) {
+    private func dispatch(_ call: VariantCall) {
         do {
             try handle(call)
         } catch let error as Control1Request.Invalid {
@@ -96,7 +96,7 @@ final class ControlInterface {
         }
     }
 
-    private func handle(_ call: MethodCall) throws {
+    private func handle(_ call: VariantCall) throws {
         guard let method = Control1Method(rawValue: call.methodName) else {
             return call.fail(DBusError(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no method \(call.methodName)"))
         }

@@ -7,7 +7,7 @@ import FocusBridgeJSON
 /// devices seen in the share folder, and forgetting one.
 extension ControlInterface {
     /// Handles `call`, one of these methods (`handle` sends no other here).
-    func handleShareCall(_ call: MethodCall, _ request: Control1Request) throws {
+    func handleShareCall(_ call: VariantCall, _ request: Control1Request) throws {
         switch request {
         case .shareStatus:
             call.reply(.tuple([.string(JSONText.encode(shareStatus()))]))
