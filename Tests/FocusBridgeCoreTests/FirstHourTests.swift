@@ -4,8 +4,8 @@ import FocusBridgeJSON
 import Foundation
 import XCTest
 
-/// Issue 18: the closest-name suggestion, the built-in Do Not Disturb, the not-running advice and
-/// the answer of FocusOn/FocusOff.
+/// What a person meets in the first hour: the closest-name suggestion, the built-in Do Not
+/// Disturb, the not-running advice and the answer of FocusOn/FocusOff.
 final class FirstHourTests: XCTestCase {
     private let commands = ["status", "focus", "dnd", "silent", "summary", "history", "explain", "check-config",
                             "reload", "watch", "help"]
