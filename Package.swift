@@ -49,8 +49,10 @@ let package = Package(
         // no GLib, no I/O, no process or window-system code.
         .target(name: "FocusBridgeCore", dependencies: ["FocusBridgeJSON", "FocusBridgeTime"], swiftSettings: crossModule),
         // The control contract that focus-bridge serves and focusctl calls: Control1's names and
-        // methods (Control1Method), the reports sent over it as JSON, and what both programs read
-        // of the session (who owns a name, how the bridge is started).
+        // methods (Control1Method), each call's arguments typed (Control1Request, to and from a
+        // body the bus's Variant provides), the reports sent over it as JSON, and what both
+        // programs read of the session (who owns a name, how the bridge is started). No bus here:
+        // its C modules would be loaded into every module that imports this one.
         .target(name: "FocusBridgeControl", dependencies: [
             "FocusBridgeCore", "FocusBridgeJSON", "FocusBridgeTime", "FocusBridgeSystem",
         ]),
@@ -102,8 +104,10 @@ let package = Package(
         // The control contract: the reports' JSON against Foundation's, explain, doctor, who owns a
         // name; and Control1Method against dbus/org.focusbridge.Control1.xml, read from the
         // repository (the text the server embeds and serves: EmbeddedFilesTests, in the server's).
+        // Control1Request's bodies against Control1Method's signatures, with the bus's Variant as
+        // the body focusctl sends and the server reads.
         .testTarget(name: "FocusBridgeControlTests", dependencies: [
-            "FocusBridgeControl", "FocusBridgeCore", "FocusBridgeJSON", "FocusBridgeTime",
+            "FocusBridgeControl", "FocusBridgeCore", "FocusBridgeJSON", "FocusBridgeTime", "FocusBridgeDBus",
         ]),
         .testTarget(name: "FocusBridgeJSONTests", dependencies: ["FocusBridgeJSON"]),
         // Time zones and the calendar against Foundation's and the system's tzdata.

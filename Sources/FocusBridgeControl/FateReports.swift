@@ -9,8 +9,8 @@ public struct FateStepReport: Codable, Equatable, Sendable {
     public var step: String
     public var at: String
     /// The digest (`in-digest`), the copy (`shown-again`) or the original (`copy-of`).
-    public var number: UInt32?
-    public var detail: String?
+    @Nullable public var number: UInt32?
+    @Nullable public var detail: String?
 
     public init(_ step: FateStep) {
         self.step = step.kind
@@ -22,14 +22,6 @@ public struct FateStepReport: Codable, Equatable, Sendable {
     public var fateStep: FateStep {
         FateStep(kind: step, at: Timestamp.parse(at) ?? Instant(timeIntervalSince1970: 0), number: number, detail: detail)
     }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(step, forKey: .step)
-        try container.encode(at, forKey: .at)
-        try container.encode(number, forKey: .number)
-        try container.encode(detail, forKey: .detail)
-    }
 }
 
 /// `focusctl explain ID --json`: the notification as it was received and decided then, what
@@ -40,7 +32,7 @@ public struct ExplainIDReport: Codable, Equatable, Sendable {
         public var appName: String
         public var hints: [String]
         public var actions: [String]
-        public var focus: String?
+        @Nullable public var focus: String?
         public var silent: Bool
         public var screenLocked: Bool
         public var trace: [String]
@@ -63,35 +55,23 @@ public struct ExplainIDReport: Codable, Equatable, Sendable {
             trace = kept.trace
             door = (kept.door ?? .fdo).interface
         }
-
-        public func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(appName, forKey: .appName)
-            try container.encode(hints, forKey: .hints)
-            try container.encode(actions, forKey: .actions)
-            try container.encode(focus, forKey: .focus)
-            try container.encode(silent, forKey: .silent)
-            try container.encode(screenLocked, forKey: .screenLocked)
-            try container.encode(trace, forKey: .trace)
-            try container.encode(door, forKey: .door)
-        }
     }
 
     public var id: UInt32
     public var received: String
     public var app: String
-    public var appSource: String?
+    @Nullable public var appSource: String?
     /// The browser that sent a web page's notification, whose `app` is the page's site.
-    public var via: String?
+    @Nullable public var via: String?
     public var summary: String
     public var body: String
     public var level: String
     public var decision: String
     public var fate: String
     public var steps: [FateStepReport]
-    public var closed: String?
-    public var closeReason: UInt32?
-    public var then: Then?
+    @Nullable public var closed: String?
+    @Nullable public var closeReason: UInt32?
+    @Nullable public var then: Then?
     public var now: DecisionReport
 
     enum CodingKeys: String, CodingKey {
@@ -117,25 +97,6 @@ public struct ExplainIDReport: Codable, Equatable, Sendable {
         then = entry.kept.map(Then.init)
         self.now = DecisionReport(now)
     }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(received, forKey: .received)
-        try container.encode(app, forKey: .app)
-        try container.encode(appSource, forKey: .appSource)
-        try container.encode(via, forKey: .via)
-        try container.encode(summary, forKey: .summary)
-        try container.encode(body, forKey: .body)
-        try container.encode(level, forKey: .level)
-        try container.encode(decision, forKey: .decision)
-        try container.encode(fate, forKey: .fate)
-        try container.encode(steps, forKey: .steps)
-        try container.encode(closed, forKey: .closed)
-        try container.encode(closeReason, forKey: .closeReason)
-        try container.encode(then, forKey: .then)
-        try container.encode(now, forKey: .now)
-    }
 }
 
 /// What `Show`, `Dismiss`, `DismissHeld` and `ShowAll` answer: what was done, to which IDs, in
@@ -146,11 +107,11 @@ public struct FateActionReport: Codable, Equatable, Sendable {
     /// The notifications acted on (empty: nothing was done).
     public var ids: [UInt32]
     /// `show` of a past notification: the ID of the copy shown.
-    public var copy: UInt32?
+    @Nullable public var copy: UInt32?
     /// `show-all`: the digest.
-    public var digest: UInt32?
+    @Nullable public var digest: UInt32?
     /// `snooze`: when it is shown again (`Timestamp`).
-    public var until: String?
+    @Nullable public var until: String?
     public var message: String
 
     public init(action: String, ids: [UInt32], copy: UInt32? = nil, digest: UInt32? = nil, until: String? = nil,
@@ -161,16 +122,6 @@ public struct FateActionReport: Codable, Equatable, Sendable {
         self.digest = digest
         self.until = until
         self.message = message
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(action, forKey: .action)
-        try container.encode(ids, forKey: .ids)
-        try container.encode(copy, forKey: .copy)
-        try container.encode(digest, forKey: .digest)
-        try container.encode(until, forKey: .until)
-        try container.encode(message, forKey: .message)
     }
 }
 

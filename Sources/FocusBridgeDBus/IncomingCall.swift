@@ -2,7 +2,7 @@ import CSystemd
 
 /// A method call that arrived on a `MessageConnection`, to be answered exactly once.
 ///
-/// One that is dropped unanswered replies with an error (so does a `MethodCall`, through it), so
+/// One that is dropped unanswered replies with an error (so does a `VariantCall`, through it), so
 /// a client never waits for a reply that cannot come. Its arguments are read from `message`.
 public final class IncomingCall {
     public let message: BusMessage

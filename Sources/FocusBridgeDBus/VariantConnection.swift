@@ -110,7 +110,7 @@ public final class VariantConnection {
     }
 
     /// Sends a raw message that expects no reply (a reply, a signal).
-    public func send(_ message: Message) {
+    public func send(_ message: RelayedMessage) {
         guard let message = message.message else { return }
         _ = sd_bus_send(nil, message.pointer, nil)
     }
@@ -207,7 +207,7 @@ public final class VariantConnection {
     /// for a property the XML has with the access asked for (`interfaceName` is then
     /// `org.freedesktop.DBus.Properties`, the parameters those of Get, GetAll or Set).
     public func export(path: String, interfaceXML xml: String, interface: String,
-                       _ handler: @escaping (MethodCall) -> Void) throws(DBusError) {
+                       _ handler: @escaping (VariantCall) -> Void) throws(DBusError) {
         let isNewPath = objects[path] == nil
         if objects[path]?.contains(where: { $0.name == interface }) == true {
             throw DBusError(name: "org.freedesktop.DBus.Error.ObjectPathInUse",
@@ -224,11 +224,11 @@ public final class VariantConnection {
 
     /// Diverts every incoming method call for which `wanted` says yes to `handler` (on the main
     /// loop, as every callback), before anything else sees it. Used by the session relays.
-    public func divertIncomingCalls(where wanted: @escaping @Sendable (Message) -> Bool,
-                                    to handler: @escaping (Message) -> Void) {
+    public func divertIncomingCalls(where wanted: @escaping @Sendable (RelayedMessage) -> Bool,
+                                    to handler: @escaping (RelayedMessage) -> Void) {
         try? connection.filter { message in
             guard message.kind == .methodCall else { return false }
-            let wrapped = Message(message)
+            let wrapped = RelayedMessage(message)
             guard wanted(wrapped) else { return false }
             handler(wrapped)
             return true
@@ -241,10 +241,10 @@ public final class VariantConnection {
 final class ExportedInterface {
     let name: String
     private let xml: String
-    let handler: (MethodCall) -> Void
+    let handler: (VariantCall) -> Void
     private var read: InterfaceDescription?
 
-    init(name: String, xml: String, handler: @escaping (MethodCall) -> Void) {
+    init(name: String, xml: String, handler: @escaping (VariantCall) -> Void) {
         self.name = name
         self.xml = xml
         self.handler = handler
@@ -310,7 +310,7 @@ extension VariantConnection {
                     }
                 }
             }
-            exported.handler(MethodCall(call, objectPath: path, interfaceName: Self.propertiesInterface,
+            exported.handler(VariantCall(call, objectPath: path, interfaceName: Self.propertiesInterface,
                                         methodName: member, parameters: arguments))
         default:
             let candidates = interface.map { name in interfaces.filter { $0.name == name } } ?? interfaces
@@ -322,7 +322,7 @@ extension VariantConnection {
                 return call.fail(DBusError(name: DBusError.unknownMethod, message: "No such method '\(member)'"))
             }
             guard signature(exported.description.methods[member]!), let arguments = parameters() else { return }
-            exported.handler(MethodCall(call, objectPath: path, interfaceName: exported.name,
+            exported.handler(VariantCall(call, objectPath: path, interfaceName: exported.name,
                                         methodName: member, parameters: arguments))
         }
     }

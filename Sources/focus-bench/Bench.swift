@@ -4,6 +4,9 @@ import FocusBridgeDBus
 import FocusBridgeLoop
 import Foundation
 
+/// Control1's calls are built as `Variant` bodies (Control1Request, FocusBridgeControl).
+extension Variant: Control1Body {}
+
 /// One benchmark run: sets up the buses and processes, measures, prints the table and writes
 /// the JSON.
 struct Bench {
@@ -242,9 +245,10 @@ struct Bench {
     }
 
     private func historyCount(_ client: Client, app: String) throws -> Int {
+        let request = Control1Request.history(limit: UInt32.max, app: app)
         let reply = try client.bus.callSync(ControlNames.busName, ControlNames.path,
-                                            ControlNames.interface, Control1Method.history.rawValue,
-                                            .tuple([.uint32(UInt32.max), .string(app)]), replyType: Control1Method.history.replyType,
+                                            ControlNames.interface, request.method.rawValue,
+                                            request.body(), replyType: request.method.replyType,
                                             timeoutMilliseconds: 120_000)
         return ((try JSONSerialization.jsonObject(with: Data((reply.child(0).string ?? "[]").utf8))) as? [Any])?.count ?? 0
     }

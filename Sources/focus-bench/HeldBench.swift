@@ -215,11 +215,11 @@ private struct HeldRun {
             var mistyped = Array(names[names.count - 1])
             mistyped[100] = "#"
             let began = Stopwatch.now()
-            let method = Control1Method.setAppChoice
+            let request = Control1Request.setAppChoice(app: String(mistyped), key: "delivery", value: "summary", new: false)
             do {
-                _ = try restarted.bus.callSync(ControlNames.busName, ControlNames.path, ControlNames.interface, method.rawValue,
-                                               .tuple([.string(String(mistyped)), .string("delivery"), .string("summary"), .bool(false)]),
-                                               replyType: method.replyType, timeoutMilliseconds: 120_000)
+                _ = try restarted.bus.callSync(ControlNames.busName, ControlNames.path, ControlNames.interface,
+                                               request.method.rawValue, request.body(),
+                                               replyType: request.method.replyType, timeoutMilliseconds: 120_000)
                 result.mistypedAnswer = "accepted"
             } catch {
                 result.mistypedAnswer = error.message.contains("did you mean") ? "did you mean" : error.message

@@ -94,11 +94,9 @@ struct AppCommand: ParsableCommand {
         }
         let (report, text): (AppChangeReport, String)
         if words[0] == "reset" {
-            (report, text) = client.report(AppChangeReport.self, .resetAppChoice,
-                                           .tuple([.string(name), .string(words.count > 1 ? words[1] : "")]))
+            (report, text) = client.report(AppChangeReport.self, .resetAppChoice(app: name, key: words.count > 1 ? words[1] : ""))
         } else {
-            (report, text) = client.report(AppChangeReport.self, .setAppChoice,
-                                           .tuple([.string(name), .string(words[0]), .string(words[1]), .bool(new)]))
+            (report, text) = client.report(AppChangeReport.self, .setAppChoice(app: name, key: words[0], value: words[1], new: new))
         }
         if output.json { return print(text) }
         print(report.message.escapingControlCharacters)
@@ -161,8 +159,7 @@ struct MuteCommand: ParsableCommand {
         if until.timeIntervalSince(now) > MuteList.longest {
             ControlClient.fail("focusctl: a mute lasts a week at most.", code: 1)
         }
-        let (report, text) = client.report(AppChangeReport.self, .mute,
-                                           .tuple([.string(name), .double(until.timeIntervalSince1970), .bool(new)]))
+        let (report, text) = client.report(AppChangeReport.self, .mute(app: name, until: until.timeIntervalSince1970, new: new))
         if output.json { return print(text) }
         let app = report.app.app.escapingControlCharacters
         print("\(app) is muted until \(LocalTime.string(until)): its notifications are recorded, never shown, "
@@ -181,7 +178,7 @@ struct UnmuteCommand: ParsableCommand {
     @OptionGroup var output: JSONOutput<JSONHelp.AppChange>
 
     func run() throws {
-        let (report, text) = ControlClient().report(AppChangeReport.self, .unmute, .tuple([.string(name)]))
+        let (report, text) = ControlClient().report(AppChangeReport.self, .unmute(app: name))
         if output.json { return print(text) }
         print(report.message.escapingControlCharacters)
     }

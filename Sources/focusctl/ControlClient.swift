@@ -8,6 +8,9 @@ import FocusBridgeSystem
 import Glibc
 #endif
 
+/// Control1's calls are built as `Variant` bodies (Control1Request, FocusBridgeControl).
+extension Variant: Control1Body {}
+
 /// The connection to the running bridge's control interface, with focusctl's exit codes:
 /// 2 when no bridge is running, 1 when it refuses.
 struct ControlClient {
@@ -34,10 +37,11 @@ struct ControlClient {
 
     /// Calls a method of `org.focusbridge.Control1`; a refusal ends focusctl with its message.
     @discardableResult
-    func call(_ method: Control1Method, _ arguments: Variant? = nil, timeoutMilliseconds: Int32 = 10_000) -> Variant {
+    func call(_ request: Control1Request, timeoutMilliseconds: Int32 = 10_000) -> Variant {
+        let method = request.method
         do {
             return try bus.callSync(ControlNames.busName, ControlNames.path,
-                                    ControlNames.interface, method.rawValue, arguments, replyType: method.replyType,
+                                    ControlNames.interface, method.rawValue, request.body(), replyType: method.replyType,
                                     timeoutMilliseconds: timeoutMilliseconds)
         } catch {
             if [DBusError.serviceUnknown, DBusError.nameHasNoOwner].contains(error.name) {
@@ -52,13 +56,13 @@ struct ControlClient {
     }
 
     /// Calls a method that answers one JSON text: the text, and its typed reading.
-    func report<T: Decodable>(_ type: T.Type, _ method: Control1Method, _ arguments: Variant? = nil,
+    func report<T: Decodable>(_ type: T.Type, _ request: Control1Request,
                               timeoutMilliseconds: Int32 = 10_000) -> (value: T, json: String) {
-        let text = call(method, arguments, timeoutMilliseconds: timeoutMilliseconds).child(0).string ?? "null"
+        let text = call(request, timeoutMilliseconds: timeoutMilliseconds).child(0).string ?? "null"
         do {
             return (try JSONText.decode(type, from: text), text)
         } catch {
-            Self.fail("focusctl: focus-bridge answered \(method.rawValue) with JSON of another shape (\(error)); is it another version?", code: 1)
+            Self.fail("focusctl: focus-bridge answered \(request.method.rawValue) with JSON of another shape (\(error)); is it another version?", code: 1)
         }
     }
 

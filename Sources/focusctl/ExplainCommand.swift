@@ -88,7 +88,7 @@ struct ExplainCommand: ParsableCommand {
         } else {
             // Check the request here first, so a bad one gets the same words either way.
             do { _ = try request.notification() } catch { ControlClient.fail("focusctl: \(error.description)", code: 1) }
-            result = ControlClient().report(DecisionReport.self, .explain, .tuple([.string(JSONText.encode(request))])).value
+            result = ControlClient().report(DecisionReport.self, .explain(json: JSONText.encode(request))).value
         }
         let assumed = Explanation.assumed(request)
         if output.json {
@@ -103,7 +103,7 @@ struct ExplainCommand: ParsableCommand {
 
     /// `explain ID`: asked of the running daemon, which keeps history.
     private func explainNotification(_ id: UInt32) {
-        let (report, text) = ControlClient().report(ExplainIDReport.self, .explainNotification, .tuple([.uint32(id)]))
+        let (report, text) = ControlClient().report(ExplainIDReport.self, .explainNotification(id: id))
         if output.json { return print(text) }
         print(Self.render(report))
     }

@@ -16,8 +16,8 @@ enum NotificationIDText {
 }
 
 /// Calls one of the fate methods and prints what it did (or its JSON).
-private func act(_ method: Control1Method, _ arguments: Variant?, json: Bool) {
-    let (report, text) = ControlClient().report(FateActionReport.self, method, arguments)
+private func act(_ request: Control1Request, json: Bool) {
+    let (report, text) = ControlClient().report(FateActionReport.self, request)
     print(json ? text : report.message.escapingControlCharacters)
 }
 
@@ -39,7 +39,7 @@ struct ShowCommand: ParsableCommand {
     @OptionGroup var output: JSONOutput<JSONHelp.FateAction>
 
     func run() throws {
-        act(.show, .tuple([.uint32(NotificationIDText.parse(id))]), json: output.json)
+        act(.show(id: NotificationIDText.parse(id)), json: output.json)
     }
 }
 
@@ -65,8 +65,8 @@ struct DismissCommand: ParsableCommand {
     }
 
     func run() throws {
-        if allHeld { return act(.dismissHeld, nil, json: output.json) }
-        act(.dismiss, .tuple([.uint32(NotificationIDText.parse(id ?? ""))]), json: output.json)
+        if allHeld { return act(.dismissHeld, json: output.json) }
+        act(.dismiss(id: NotificationIDText.parse(id ?? "")), json: output.json)
     }
 }
 
@@ -107,7 +107,7 @@ struct SnoozeCommand: ParsableCommand {
             }
             seconds = value
         }
-        act(.snooze, .tuple([.uint32(number), .double(seconds)]), json: output.json)
+        act(.snooze(id: number, seconds: seconds), json: output.json)
     }
 }
 
@@ -129,7 +129,7 @@ struct DigestCommand: ParsableCommand {
         @OptionGroup var output: JSONOutput<JSONHelp.FateAction>
 
         func run() throws {
-            act(.showAll, .tuple([.uint32(id.map { NotificationIDText.parse($0) } ?? 0)]), json: output.json)
+            act(.showAll(digest: id.map { NotificationIDText.parse($0) } ?? 0), json: output.json)
         }
     }
 }

@@ -81,8 +81,7 @@ struct FocusCommand: ParsableCommand {
     /// Turns a Focus on and says so: "work is on until 17:30." (and what the one before held).
     static func turnOn(_ name: String, time: FocusTime, json: Bool) {
         let (seconds, until) = time.checked()
-        let (change, text) = ControlClient().report(FocusChangeReport.self, .focusOn,
-                                                    .tuple([.string(name), .double(seconds), .string(until ?? "")]))
+        let (change, text) = ControlClient().report(FocusChangeReport.self, .focusOn(name: name, seconds: seconds, until: until ?? ""))
         if json { return print(text) }
         if let ended = change.ended { print(endedSentence(ended)) }
         print(onSentence(change.status.focus))

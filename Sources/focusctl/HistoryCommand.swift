@@ -28,7 +28,7 @@ struct HistoryCommand: ParsableCommand {
         if limit > HistoryReport.maxEntries {
             StandardStream.error.write("focusctl: --limit \(limit) is more than the \(HistoryReport.maxEntries) the daemon lists at once; showing at most \(HistoryReport.maxEntries).\n")
         }
-        let (entries, text) = ControlClient().report([HistoryReport].self, .history, .tuple([.uint32(limit), .string(app)]))
+        let (entries, text) = ControlClient().report([HistoryReport].self, .history(limit: limit, app: app))
         if output.json {
             print(text)
             return

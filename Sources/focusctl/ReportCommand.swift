@@ -31,7 +31,7 @@ struct ReportCommand: ParsableCommand {
             asked = value
         }
         // History is counted a slice at a time between the daemon's other work: more than the usual 10 s.
-        let (report, text) = ControlClient().report(ActivityReport.self, .report, .tuple([.uint32(asked)]),
+        let (report, text) = ControlClient().report(ActivityReport.self, .report(days: asked),
                                                     timeoutMilliseconds: 120_000)
         if let svg { Self.write(report, to: svg) }
         if output.json { return print(text) }

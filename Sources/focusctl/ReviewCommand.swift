@@ -16,7 +16,7 @@ struct ReviewCommand: ParsableCommand {
 
     func run() throws {
         // History is counted a slice at a time between the daemon's other work: more than the usual 10 s.
-        let (report, text) = ControlClient().report(ReviewReport.self, .review, .tuple([.bool(!output.json)]),
+        let (report, text) = ControlClient().report(ReviewReport.self, .review(deliver: !output.json),
                                                     timeoutMilliseconds: 120_000)
         if output.json { return print(text) }
         Self.show(report)

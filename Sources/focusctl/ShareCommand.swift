@@ -73,7 +73,7 @@ struct ShareForgetCommand: ParsableCommand {
     @OptionGroup var output: JSONOutput<JSONHelp.ShareForget>
 
     func run() throws {
-        let (report, text) = ControlClient().report(ShareForgetReport.self, .shareForget, .tuple([.string(device)]))
+        let (report, text) = ControlClient().report(ShareForgetReport.self, .shareForget(device: device))
         print(output.json ? text : report.message)
     }
 }

@@ -31,7 +31,7 @@ struct SilentCommand: ParsableCommand {
         case .toggle?:
             on = !client.report(StatusReport.self, .status).value.silent
         }
-        if state != nil { client.call(.setSilent, .tuple([.bool(on)])) }
+        if state != nil { client.call(.setSilent(on)) }
         if output.json { return print(JSONText.encode(["silent": on])) }
         print(on ? "Silent mode is on: no notification makes a sound but critical ones."
                  : "Silent mode is off: notifications make their sounds.")

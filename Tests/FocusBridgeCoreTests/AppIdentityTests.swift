@@ -88,7 +88,7 @@ final class AppIdentityTests: XCTestCase {
                                            process: nil).name, "Firefox")
     }
 
-    /// Chromium's own call (FIELD-NOTES.md, "Browsers as clients"), for a page of `body`'s site.
+    /// Chromium's own call for a page of `body`'s site, as Chromium makes it.
     private func chromium(_ body: String, entry: String = "chromium", urgency: Int64 = 1) -> NotificationRequest {
         NotificationRequest(appName: "Chromium", appIcon: "file:///tmp/org.chromium.Chromium.scoped_dir.x/logo.png",
                             summary: "New message", body: body, actions: ["default", "Activate", "settings", "Settings"],

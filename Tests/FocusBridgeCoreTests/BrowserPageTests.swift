@@ -2,8 +2,8 @@ import FocusBridgeCore
 import XCTest
 
 /// `BrowserPage`: which senders are Chromium-family browsers, and the site their notifications
-/// name, read strictly (the forms are Chromium's `NotificationPlatformBridgeLinux`, as measured
-/// in FIELD-NOTES.md, "Browsers as clients").
+/// name, read strictly (the forms are those Chromium's `NotificationPlatformBridgeLinux` sends:
+/// the site first in the body, as a link to its origin when the daemon has `body-hyperlinks`).
 final class BrowserPageTests: XCTestCase {
     private func site(_ body: String, hints: [String: HintValue] = [:]) -> String? {
         BrowserPage.site(of: NotificationRequest(body: body, hints: hints))

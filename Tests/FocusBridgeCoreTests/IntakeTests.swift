@@ -222,8 +222,8 @@ final class IntakeTests: XCTestCase {
 
     // MARK: Web pages: sites as apps, "keep it on screen"
 
-    /// Chromium's call for a page of `site` (FIELD-NOTES.md, "Browsers as clients"); with
-    /// `requireInteraction`, urgency 2 and expire timeout 0.
+    /// Chromium's call for a page of `site`, as Chromium makes it; with `requireInteraction`,
+    /// urgency 2 and expire timeout 0.
     private func page(_ site: String, keepOnScreen: Bool = false) -> NotificationRequest {
         NotificationRequest(appName: "Chromium", summary: "From \(site)",
                             body: "<a href=\"http://\(site)/\">\(site)</a>\n\nThe page's text",

@@ -1,5 +1,5 @@
-"""Browsers as clients (focus-bridge(1), BEHAVIOUR, "Web pages: sites are apps" and "Keep it on screen";
-FIELD-NOTES.md, "Browsers as clients"): a Chromium-family browser's page notification is its
+"""Browsers as clients (focus-bridge(1), BEHAVIOUR, "Web pages: sites are apps" and "Keep it on
+screen"): a Chromium-family browser's page notification is its
 site's app, the browser beside it ("via"); its "keep it on screen" (requireInteraction: urgency 2,
 timeout 0) is active, not time-sensitive, and still reaches the daemon with urgency 2 and timeout
 0. Firefox names no site and stays Firefox. First the browsers' exact calls played with gdbus,

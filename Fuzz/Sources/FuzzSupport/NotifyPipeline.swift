@@ -167,7 +167,9 @@ public enum NotifyPipeline {
         }
     }
 
-    /// The promises of PRODUCT.md §2–§4 that hold whatever the input.
+    /// What a decision promises whatever the input: an urgency of 0 to 2 (2 for a critical one),
+    /// no sound when passive or silent, a trace, and actions without repeats, within the button
+    /// limit, each the app's own or one of the bridge's quick actions where it applies.
     static func check(_ decision: Decision, _ notification: NotificationRequest, _ context: PolicyContext) {
         let presentation = decision.presentation
         Fuzz.require(presentation.urgency <= 2, "urgency \(presentation.urgency)")

@@ -30,8 +30,8 @@ public struct ServerInformation: Codable, Equatable, Sendable {
     }
 
     /// How many action buttons this daemon shows at most, where it is known to show fewer than
-    /// four: GNOME Shell shows three (FIELD-NOTES), and would drop the last — which may not be
-    /// the one the bridge would give up.
+    /// four: GNOME Shell shows three, and would drop the last — which may not be the one the
+    /// bridge would give up.
     public var buttonLimit: Int? {
         name.lowercasedCheaply() == "gnome-shell" ? 3 : nil
     }

@@ -64,7 +64,8 @@ public struct HeldNotification: Equatable, Sendable {
     }
 
     /// The relevance hint of a notification, clamped to 0…1; NaN counts as 0 (SQLite would store
-    /// it as NULL and the sort would have no order; fuzz finding 8).
+    /// it as NULL, `held.relevance` is NOT NULL, and the whole batch's commit would fail; the fuzz
+    /// reproducer Fuzz/crashes/notify-text/crash-nan-relevance).
     public static func relevance(of notification: NotificationRequest) -> Double {
         guard case .double(let value) = notification.hints["x-focus-relevance"], !value.isNaN else { return 0 }
         return min(max(value, 0), 1)

@@ -10,27 +10,24 @@ import FocusBridgeTime
 /// refused with the closest one seen, unless the caller says it is new.
 extension ControlInterface {
     /// Handles `call`, one of these methods (`handle` sends no other here).
-    func handleAppCall(_ call: MethodCall, _ method: Control1Method) throws {
-        let arguments = call.parameters
+    func handleAppCall(_ call: VariantCall, _ request: Control1Request) throws {
         let preferences = bridge.preferences
-        switch method {
+        switch request {
         case .apps:
             call.reply(.tuple([.string(JSONText.encode(apps()))]))
-        case .setAppChoice:
-            let app = try knownApp(arguments.child(0).string ?? "", new: arguments.child(3).bool ?? false)
-            let keyText = arguments.child(1).string ?? ""
+        case .setAppChoice(let name, let keyText, let value, let new):
+            let app = try knownApp(name, new: new)
             guard let key = AppChoice.Key(rawValue: keyText) else { throw Refused(Self.unknownKey(keyText)) }
             let choice: AppChoice
-            switch AppChoice.parse(key: key, value: arguments.child(2).string ?? "") {
+            switch AppChoice.parse(key: key, value: value) {
             case .success(let parsed): choice = parsed
             case .failure(let error): throw Refused(error.description)
             }
             preferences.set(choice, for: app)
             reply(call, app, "\(app): \(key.rawValue) is \(choice.value) (your choice; it wins over the configuration "
                   + "until `focusctl app \(app) reset \(key.rawValue)`)")
-        case .resetAppChoice:
-            let app = try knownApp(arguments.child(0).string ?? "", new: true)
-            let keyText = arguments.child(1).string ?? ""
+        case .resetAppChoice(let name, let keyText):
+            let app = try knownApp(name, new: true)
             var key: AppChoice.Key?
             if !keyText.isEmpty {
                 guard let parsed = AppChoice.Key(rawValue: keyText) else { throw Refused(Self.unknownKey(keyText)) }
@@ -41,21 +38,20 @@ extension ControlInterface {
                 ? "\(app) had no choice\(key.map { " for \($0.rawValue)" } ?? "") to reset; nothing changed."
                 : "\(app): \(reset.map(\.choice.key.rawValue).joined(separator: ", ")) back to the configuration."
             reply(call, app, message)
-        case .mute:
-            let app = try knownApp(arguments.child(0).string ?? "", new: arguments.child(2).bool ?? false)
+        case .mute(let name, let end, let new):
+            let app = try knownApp(name, new: new)
             let now = bridge.clock.now
-            let until = Instant(timeIntervalSince1970: arguments.child(1).double ?? 0)
+            let until = Instant(timeIntervalSince1970: end)
             guard until.timeIntervalSince1970.isFinite, until > now else { throw Refused("the end of a mute must be in the future") }
             guard until.timeIntervalSince(now) <= MuteList.longest else { throw Refused("a mute lasts a week at most") }
             preferences.mute(app, until: until)
             reply(call, app, "\(app) is muted until \(Fate.localTime(until, now: now)).")
-        case .unmute:
-            let name = arguments.child(0).string ?? ""
+        case .unmute(let name):
             let app = try knownApp(name, new: true)
             let message = preferences.unmute(app) == nil ? "\(app) was not muted; nothing changed." : "\(app) is no longer muted."
             reply(call, app, message)
         default:
-            preconditionFailure("\(method.rawValue) is not a per-app call")
+            preconditionFailure("\(request.method.rawValue) is not a per-app call")
         }
     }
 
@@ -84,7 +80,7 @@ extension ControlInterface {
             .filter { $0.app != Bridge.ownAppName }
     }
 
-    private func reply(_ call: MethodCall, _ app: String, _ message: String) {
+    private func reply(_ call: VariantCall, _ app: String, _ message: String) {
         let entry = apps(only: app).first { $0.app.lowercased() == app.lowercased() }
             ?? AppReport.all(counts: [(app, "", "", 0)], policy: bridge.settings, configPath: configPath,
                              choices: bridge.preferences.choices, mutes: bridge.preferences.mutes, now: bridge.clock.now,

@@ -13,7 +13,7 @@ extension ControlInterface {
     static let maxReports = 4
 
     /// Starts counting for `call` (`days`: 0 for the default); refuses a bad number of days.
-    func report(_ call: MethodCall, days asked: UInt32) throws {
+    func report(_ call: VariantCall, days asked: UInt32) throws {
         let kept = max(bridge.settings.general.historyDays, 1)
         guard asked <= kept else {
             throw Refused("history keeps \(kept) day\(kept == 1 ? "" : "s") (history-days); "

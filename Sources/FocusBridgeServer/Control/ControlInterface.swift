@@ -11,6 +11,9 @@ import FocusBridgeTime
 import Glibc
 #endif
 
+/// Control1's calls are read from `Variant` bodies (Control1Request, FocusBridgeControl).
+extension Variant: Control1Body {}
+
 /// `org.focusbridge.Control1`, the interface `focusctl` talks to. Answers are JSON texts whose
 /// keys are documented in focusctl(1).
 final class ControlInterface {
@@ -71,10 +74,14 @@ final class ControlInterface {
         }
     }
 
-    private func dispatch(_ call: MethodCall) {
+    private func dispatch(_ call: VariantCall) {
         do {
             try handle(call)
+        } catch let error as Control1Request.Invalid {
+            call.fail(DBusError(name: DBusError.invalidArgs, message: error.description))
         } catch let error as ExplainRequest.Invalid {
+            call.fail(DBusError(name: Self.invalidRequest, message: error.description))
+        } catch let error as Bridge.Refused {
             call.fail(DBusError(name: Self.invalidRequest, message: error.description))
         } catch let error as FocusController.Refused {
             call.fail(DBusError(name: Self.invalidRequest, message: error.description))
@@ -89,23 +96,23 @@ final class ControlInterface {
         }
     }
 
-    private func handle(_ call: MethodCall) throws {
+    private func handle(_ call: VariantCall) throws {
         guard let method = Control1Method(rawValue: call.methodName) else {
             return call.fail(DBusError(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no method \(call.methodName)"))
         }
-        let arguments = call.parameters
-        switch method {
+        let request = try Control1Request(method, body: call.parameters)
+        switch request {
         case .status:
             call.reply(.tuple([.string(JSONText.encode(status()))]))
-        case .history:
-            let limit = min(Int(arguments.child(0).uint32 ?? 0), HistoryReport.maxEntries)
-            let entries = try store.history(limit: limit == 0 ? 50 : limit, app: arguments.child(1).string ?? "")
+        case .history(let asked, let app):
+            let limit = min(Int(asked), HistoryReport.maxEntries)
+            let entries = try store.history(limit: limit == 0 ? 50 : limit, app: app)
             call.reply(.tuple([.string(JSONText.encode(entries.map(HistoryReport.init)))]))
-        case .report:
-            try report(call, days: arguments.child(0).uint32 ?? 0)
-        case .review:
+        case .report(let days):
+            try report(call, days: days)
+        case .review(let deliver):
             guard let review else { return call.fail(DBusError(name: DBusError.failed, message: "the review is not running")) }
-            try review.review(call, deliver: arguments.child(0).bool ?? false)
+            try review.review(call, deliver: deliver)
         case .reload:
             if let error = reload() {
                 call.fail(DBusError(name: Self.invalidConfig, message: error.description))
@@ -113,20 +120,17 @@ final class ControlInterface {
                 focus.evaluate()
                 call.reply()
             }
-        case .setSilent:
-            try bridge.setSilent(arguments.child(0).bool ?? false)
+        case .setSilent(let on):
+            try bridge.setSilent(on)
             call.reply()
-        case .explain:
-            call.reply(.tuple([.string(try explain(arguments.child(0).string ?? ""))]))
-        case .focusOn:
+        case .explain(let json):
+            call.reply(.tuple([.string(try explain(json))]))
+        case .focusOn(let name, let seconds, let until):
             // 0 means no duration; anything else must be a sane one (NaN and infinity are
             // invalid arguments; negative and too long refused). One too short to outlast the
             // call is answered: the status then says no Focus is on.
-            let seconds = arguments.child(1).double ?? 0
-            let until = arguments.child(2).string ?? ""
             let ended = try focusChange {
-                _ = try focus.turnOn(arguments.child(0).string ?? "", duration: seconds == 0 ? nil : seconds,
-                                     until: until.isEmpty ? nil : until)
+                _ = try focus.turnOn(name, duration: seconds == 0 ? nil : seconds, until: until.isEmpty ? nil : until)
             }
             call.reply(.tuple([.string(JSONText.encode(FocusChangeReport(status: status(), ended: ended)))]))
         case .focusOff:
@@ -147,23 +151,23 @@ final class ControlInterface {
             call.reply()
         case .deliverSummary:
             call.reply(.tuple([.uint32(UInt32(clamping: bridge.deliverSummary()))]))
-        case .explainNotification:
-            call.reply(.tuple([.string(JSONText.encode(try bridge.explainNotification(arguments.child(0).uint32 ?? 0)))]))
-        case .show:
-            call.reply(.tuple([.string(JSONText.encode(try bridge.show(arguments.child(0).uint32 ?? 0)))]))
-        case .dismiss:
-            call.reply(.tuple([.string(JSONText.encode(try bridge.dismiss(arguments.child(0).uint32 ?? 0)))]))
+        case .explainNotification(let id):
+            call.reply(.tuple([.string(JSONText.encode(try bridge.explainNotification(id)))]))
+        case .show(let id):
+            call.reply(.tuple([.string(JSONText.encode(try bridge.show(id)))]))
+        case .dismiss(let id):
+            call.reply(.tuple([.string(JSONText.encode(try bridge.dismiss(id)))]))
         case .dismissHeld:
             call.reply(.tuple([.string(JSONText.encode(bridge.dismissAllHeld()))]))
-        case .showAll:
-            call.reply(.tuple([.string(JSONText.encode(try bridge.showAll(digest: arguments.child(0).uint32 ?? 0)))]))
-        case .snooze:
-            let report = try bridge.snooze(arguments.child(0).uint32 ?? 0, seconds: arguments.child(1).double ?? .nan)
+        case .showAll(let digest):
+            call.reply(.tuple([.string(JSONText.encode(try bridge.showAll(digest: digest)))]))
+        case .snooze(let id, let seconds):
+            let report = try bridge.snooze(id, seconds: seconds)
             call.reply(.tuple([.string(JSONText.encode(report))]))
         case .apps, .setAppChoice, .resetAppChoice, .mute, .unmute:
-            try handleAppCall(call, method)
+            try handleAppCall(call, request)
         case .shareStatus, .shareForget:
-            try handleShareCall(call, method)
+            try handleShareCall(call, request)
         }
     }
 

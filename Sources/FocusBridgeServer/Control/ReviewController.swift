@@ -92,7 +92,7 @@ final class ReviewController {
 
     /// `Review(deliver)`: counts the 7 days before now and answers what is due, delivered
     /// (`deliver`) or only listed.
-    func review(_ call: MethodCall, deliver: Bool) throws {
+    func review(_ call: VariantCall, deliver: Bool) throws {
         guard calls < Self.maxCalls else {
             throw Refused(description: "focus-bridge is counting \(Self.maxCalls) reviews already; ask again once one is answered")
         }

@@ -134,7 +134,7 @@ final class Tray {
     /// Runs `body` for a call from the bridge's own user; another user's connection (on a bus
     /// that admits others) is refused, as `Control1` refuses it: the tooltip and the menu tell
     /// the Focus, the mutes and what is held, and the menu changes them.
-    private func fromOwnUser(_ call: MethodCall, _ body: @escaping () -> Void) {
+    private func fromOwnUser(_ call: VariantCall, _ body: @escaping () -> Void) {
         bridge.senders.withSender(call.sender) { sender in
             guard sender.userID == getuid() else {
                 return call.fail(DBusError(name: "org.freedesktop.DBus.Error.AccessDenied",
@@ -164,7 +164,7 @@ final class Tray {
         menuChanged(from: previous)
     }
 
-    private func itemCall(_ call: MethodCall) {
+    private func itemCall(_ call: VariantCall) {
         if call.interfaceName == "org.freedesktop.DBus.Properties" {
             return propertiesCall(call, itemProperties)
         }
@@ -208,7 +208,7 @@ final class Tray {
 
     /// `org.freedesktop.DBus.Properties` Get and GetAll (`VariantConnection.export` has checked the
     /// name and the access against the XML); Set is refused (every property is read-only).
-    func propertiesCall(_ call: MethodCall, _ properties: [(key: String, value: Variant)]) {
+    func propertiesCall(_ call: VariantCall, _ properties: [(key: String, value: Variant)]) {
         switch call.methodName {
         case "Get":
             guard let name = call.parameters.child(1).string, let value = properties.first(where: { $0.key == name })?.value else {

@@ -14,7 +14,7 @@ extension Tray {
          ("IconThemePath", .strings([]))]
     }
 
-    func menuCall(_ call: MethodCall) {
+    func menuCall(_ call: VariantCall) {
         if call.interfaceName == "org.freedesktop.DBus.Properties" {
             return propertiesCall(call, menuProperties)
         }
@@ -71,7 +71,7 @@ extension Tray {
         (0..<min(array.childCount, maxGroup)).map(array.child)
     }
 
-    private func unknownItem(_ call: MethodCall, _ id: Int32) {
+    private func unknownItem(_ call: VariantCall, _ id: Int32) {
         call.fail(DBusError(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "no menu item \(id)"))
     }
 

@@ -81,14 +81,14 @@ final class SessionRelay {
     /// The call as sd-bus sends it on `signals`, the session connection the service's signals
     /// are heard on: its replies and its signals then arrive in the order the service sent them
     /// (dconf's engine tells its own writes from others' by that order).
-    private func sessionCall(_ call: Message) throws(DBusError) -> BusMessage {
+    private func sessionCall(_ call: RelayedMessage) throws(DBusError) -> BusMessage {
         let message = try session.methodCall(name, call.path ?? "/", call.interface, call.member ?? "")
         if let body = call.body { try message.appendBody(body, fileDescriptors: call.fileDescriptors) }
         if !call.expectsReply { try message.expectNoReply() }
         return message
     }
 
-    private func relay(_ call: Message) {
+    private func relay(_ call: RelayedMessage) {
         let forwarded: BusMessage
         do { forwarded = try sessionCall(call) } catch {
             if call.expectsReply { connection.send(call.answer(error: error)) }

@@ -9,7 +9,11 @@ import FocusBridgeTime
 /// transition of the ledger; every ID still ends once, with one `NotificationClosed` to each
 /// holder (`Bridge.ended`).
 extension Bridge {
-    typealias Refused = ExplainRequest.Invalid
+    /// A fate action (explain ID, show, dismiss, show-all, snooze) that cannot be done: one
+    /// sentence for the person, an `org.focusbridge.Error.InvalidRequest` on the control call.
+    struct Refused: Error, CustomStringConvertible {
+        let description: String
+    }
 
     /// Notes in history that `id` went to a daemon whose own Do Not Disturb is on (dunst paused).
     func noteDaemonQuiet(_ id: UInt32) {

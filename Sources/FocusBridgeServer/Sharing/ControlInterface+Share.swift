@@ -7,12 +7,11 @@ import FocusBridgeJSON
 /// devices seen in the share folder, and forgetting one.
 extension ControlInterface {
     /// Handles `call`, one of these methods (`handle` sends no other here).
-    func handleShareCall(_ call: MethodCall, _ method: Control1Method) throws {
-        switch method {
+    func handleShareCall(_ call: VariantCall, _ request: Control1Request) throws {
+        switch request {
         case .shareStatus:
             call.reply(.tuple([.string(JSONText.encode(shareStatus()))]))
-        case .shareForget:
-            let name = call.parameters.child(0).string ?? ""
+        case .shareForget(let name):
             guard let share, share.forget(name) else {
                 let known = share.map { Array($0.ledger.devices.keys).sorted() } ?? []
                 throw Refused("no device \"\(name.prefix(80))\" has been seen in the share folder"
@@ -21,7 +20,7 @@ extension ControlInterface {
             let message = "\(name) is forgotten; a new change made there brings it back."
             call.reply(.tuple([.string(JSONText.encode(ShareForgetReport(device: name, message: message)))]))
         default:
-            preconditionFailure("\(method.rawValue) is not a share call")
+            preconditionFailure("\(request.method.rawValue) is not a share call")
         }
     }
 

@@ -1,7 +1,7 @@
 """Browsers as clients: their exact `Notify` calls played with gdbus, and real Chromium.
 
 * ``chromium_argv`` / ``firefox_argv``  gdbus argv of the call Chromium 156 / Firefox ESR 153 make
-                    for a page (FIELD-NOTES.md, "Browsers as clients"), for a test to run as it is
+                    for a page, for a test to run as it is
                     or inside a sandbox (``support.sandbox``); ``notify_id`` reads the ID answered;
 * ``site_body``     the body Chromium writes: the site first (a link to the origin when the daemon
                     has ``body-hyperlinks``), a blank line, the page's text;

@@ -1,6 +1,6 @@
 """A headless desktop session for the GNOME Shell and Plasma tests (test_gnome.py, test_plasma.py).
 
-What the shells need and the other tests do not (FIELD-NOTES, "GNOME Shell and Plasma headless"):
+What the shells need, headless, and the other tests do not:
 
 * HOME and the XDG folders of a user of their own, set *before* the buses start: services the
   session bus activates inherit the bus's environment and would otherwise write under root's home;

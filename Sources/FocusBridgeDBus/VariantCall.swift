@@ -1,9 +1,11 @@
-/// An incoming method call on an object FocusBridge exports (`VariantConnection.export`); answer
-/// it exactly once.
+/// A method call on an object FocusBridge exports (`VariantConnection.export`), checked against
+/// the interface's XML, with its arguments read into one `Variant` tuple (`parameters`) and its
+/// reply given as one: the cold paths' call. The hot path's, `IncomingCall`, reads and writes its
+/// `BusMessage` in place; a `VariantCall` wraps one. Answer it exactly once.
 ///
 /// One that is dropped unanswered replies with an error (its `IncomingCall` does), so a client
 /// never waits for a reply that cannot come.
-public final class MethodCall {
+public final class VariantCall {
     private let call: IncomingCall
     public let sender: String
     public let objectPath: String

@@ -1,7 +1,10 @@
 import CSystemd
 
-/// A raw D-Bus message, for passing calls through to another bus (the session relays).
-public final class Message: @unchecked Sendable {
+/// A message relayed as it came, to another bus (the session relays): its header and its body
+/// as one `Variant` tuple with the file descriptors beside it, read once when asked for, and the
+/// answer made to carry a body back. A `BusMessage` (the hot path's) is read and written in place,
+/// argument by argument; a `RelayedMessage` wraps one and hands it over whole.
+public final class RelayedMessage: @unchecked Sendable {
     /// Nil for an answer that could not be made (a reply to a call that expects none).
     let message: BusMessage?
     private var readBody: (body: Variant?, fileDescriptors: [Int32])?
@@ -50,22 +53,22 @@ public final class Message: @unchecked Sendable {
     }
 
     /// The reply to this call carrying `body` (a tuple) and duplicates of `fileDescriptors`.
-    public func answer(body: Variant?, fileDescriptors: [Int32] = []) -> Message {
-        guard let message, message.expectsReply else { return Message(nil) }
+    public func answer(body: Variant?, fileDescriptors: [Int32] = []) -> RelayedMessage {
+        guard let message, message.expectsReply else { return RelayedMessage(nil) }
         var pointer: OpaquePointer?
-        guard sd_bus_message_new_method_return(message.pointer, &pointer) >= 0, let pointer else { return Message(nil) }
+        guard sd_bus_message_new_method_return(message.pointer, &pointer) >= 0, let pointer else { return RelayedMessage(nil) }
         let answer = BusMessage(owning: pointer)
         do {
             if let body { try answer.appendBody(body, fileDescriptors: fileDescriptors) }
         } catch {
             return self.answer(error: error)
         }
-        return Message(answer)
+        return RelayedMessage(answer)
     }
 
     /// An error reply to this call.
-    public func answer(error: DBusError) -> Message {
-        guard let message, message.expectsReply else { return Message(nil) }
+    public func answer(error: DBusError) -> RelayedMessage {
+        guard let message, message.expectsReply else { return RelayedMessage(nil) }
         var pointer: OpaquePointer?
         let result = error.name.withCString { name in
             error.message.withCString { text in
@@ -73,7 +76,7 @@ public final class Message: @unchecked Sendable {
                 return sd_bus_message_new_method_error(message.pointer, &pointer, &reply)
             }
         }
-        guard result >= 0, let pointer else { return Message(nil) }
-        return Message(BusMessage(owning: pointer))
+        guard result >= 0, let pointer else { return RelayedMessage(nil) }
+        return RelayedMessage(BusMessage(owning: pointer))
     }
 }
