@@ -157,7 +157,12 @@ final class GtkWireTests: XCTestCase {
         guard case .gtk(let back) = stored else { return XCTFail("a stored AddNotification read back as another door's") }
         XCTAssertEqual(back.dictionary.bytes, dictionary.bytes, "the dictionary, byte for byte")
         XCTAssertEqual(back.notification, arguments.notification)
-        XCTAssertEqual(arguments.replacing(9).request.replacesID, 9)
+        let replacing = arguments.replacing(9)
+        XCTAssertEqual(replacing.request.replacesID, 9)
+        XCTAssertEqual(replacing.request.summary, "New mail")
+        XCTAssertEqual(replacing.notification, arguments.notification)
+        XCTAssertTrue(replacing.dictionary === arguments.dictionary, "the app's dictionary, kept, not decoded again")
+        XCTAssertEqual(replacing.byteCount, arguments.byteCount)
     }
 
     func testWhatIsShownKeepsTheAppsKeysAndChangesOnlyWhatTheDecisionChanged() {

@@ -88,7 +88,7 @@ final class GtkArguments {
     let request: NotificationRequest
     let byteCount: Int
 
-    init(appID: String, id: String, dictionary: Variant, replacing replacesID: UInt32 = 0) {
+    init(appID: String, id: String, dictionary: Variant) {
         var notification = GtkNotification(appID: appID, id: id)
         var entries = 0
         for (key, boxed) in dictionary.dictionaryEntries {
@@ -109,14 +109,23 @@ final class GtkArguments {
         }
         self.notification = notification
         self.dictionary = dictionary.typeString == "a{sv}" ? dictionary : .dictionary([])
-        request = notification.request(replacing: replacesID)
+        request = notification.request()
         byteCount = appID.utf8.count + id.utf8.count + 8 + dictionary.byteCount + entries
     }
 
-    /// The same notification, replacing bridge ID `replacesID`.
+    private init(_ decoded: GtkArguments, replacing replacesID: UInt32) {
+        notification = decoded.notification
+        dictionary = decoded.dictionary
+        byteCount = decoded.byteCount
+        var request = decoded.request
+        request.replacesID = replacesID
+        self.request = request
+    }
+
+    /// The same notification, replacing bridge ID `replacesID`: what was decoded is kept (the
+    /// dictionary is read once per call), only the request says what it replaces.
     func replacing(_ replacesID: UInt32) -> GtkArguments {
-        replacesID == request.replacesID ? self
-            : GtkArguments(appID: notification.appID, id: notification.id, dictionary: dictionary, replacing: replacesID)
+        replacesID == request.replacesID ? self : GtkArguments(self, replacing: replacesID)
     }
 
     /// A held one's stored arguments; nil when they are not an `AddNotification`'s.
