@@ -168,7 +168,7 @@ public final class Service {
         self.share = share
         try FdoDoor.export(on: notifications, to: bridge)
         let servesGtk = GtkDoor.wanted(xdgCurrentDesktop: Environment.variable("XDG_CURRENT_DESKTOP"),
-                                       nameHasOwner: session.nameOwner(GtkDoor.busName) != nil)
+                                       nameHasOwner: session.nameOwner(GtkNotificationsInterface.busName) != nil)
         if servesGtk {
             let shell = GtkShell(calls: notifications, logger: logger)
             bridge.serveGtk(shell)
@@ -548,7 +548,7 @@ public final class Service {
     /// the bridge has it only when it asks first; otherwise it waits in the queue (and has it
     /// when the shell lets go), and says so: GNotification apps reach the shell directly until then.
     private func ownGtkDoor(on connection: MessageConnection, session: VariantConnection) {
-        let name = GtkDoor.busName
+        let name = GtkNotificationsInterface.busName
         do {
             switch try connection.requestName(name, replaceExisting: options.replace, doNotQueue: false) {
             case .primaryOwner, .alreadyOwner:

@@ -58,7 +58,7 @@ final class GtkShell {
         waiting.removeAll { $0.appID == appID && $0.notificationID == id }
         guard owner != nil else { return }
         do {
-            let message = try calls.methodCall(Self.busName, GtkDoor.path, GtkDoor.name, "RemoveNotification")
+            let message = try calls.methodCall(Self.busName, GtkNotificationsInterface.path, GtkNotificationsInterface.name, "RemoveNotification")
             try message.append(appID)
             try message.append(id)
             calls.call(message, timeoutMilliseconds: Self.callTimeoutMilliseconds) { [logger] result in
@@ -87,7 +87,7 @@ final class GtkShell {
     private func send(_ forward: GtkForward) {
         let message: BusMessage
         do {
-            message = try calls.methodCall(Self.busName, GtkDoor.path, GtkDoor.name, "AddNotification")
+            message = try calls.methodCall(Self.busName, GtkNotificationsInterface.path, GtkNotificationsInterface.name, "AddNotification")
             try message.append(forward.appID)
             try message.append(forward.notificationID)
             try message.append(forward.dictionary)

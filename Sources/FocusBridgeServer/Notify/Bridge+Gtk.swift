@@ -28,7 +28,7 @@ extension Bridge {
     func addGtk(_ waiter: GtkWaiter, _ arguments: GtkArguments) {
         let appID = arguments.notification.appID
         guard desktopFiles.hasDesktopFile(appID) else {
-            return waiter.fail(DBusError(name: GtkDoor.invalidApp, message: "The app by ID \"\(appID)\" could not be found"))
+            return waiter.fail(DBusError(name: GtkNotificationsInterface.invalidApp, message: "The app by ID \"\(appID)\" could not be found"))
         }
         senders.withSender(waiter.sender) { [self] sender in
             var caller = sender.caller(waiter.sender)

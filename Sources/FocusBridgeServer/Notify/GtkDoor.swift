@@ -6,15 +6,10 @@ import FocusBridgeLoop
 /// on GNOME. A call is decoded here once into the wire-neutral request (`GtkArguments`) and goes
 /// through the same plan and execution as the fdo door's; what is shown is encoded once
 /// (`GtkArguments.forwarded`) for the shell (`GtkShell`). Apps of this door are answered with
-/// nothing and hear nothing back: the shell activates the app itself.
+/// nothing and hear nothing back: the shell activates the app itself. The interface's names are
+/// `GtkNotificationsInterface`'s.
 enum GtkDoor {
-    static let busName = "org.gtk.Notifications"
-    static let name = "org.gtk.Notifications"
-    static let path = "/org/gtk/Notifications"
-    static let storedSignature = "(ssa{sv})"
-    /// The shell's answer for an app it cannot find, passed to the caller as the shell gives it.
-    static let invalidApp = "org.gtk.Notifications.InvalidApp"
-
+    static let storedSignature = "(" + GtkNotificationsInterface.addSignature + ")"
 
     /// Whether the bridge serves this door: where GNOME Shell serves it (the desktop says GNOME,
     /// or the name has an owner already). Elsewhere GLib finds no owner and uses the fdo door.
@@ -24,10 +19,10 @@ enum GtkDoor {
 
     /// Serves the interface at its path on the sd-bus connection.
     static func export(on bus: MessageConnection, to bridge: Bridge) throws(DBusError) {
-        try bus.serve(path: path) { message in
+        try bus.serve(path: GtkNotificationsInterface.path) { message in
             guard message.kind == .methodCall, message.hasMemberField else { return false }
             // A call is made only for what is answered here: one dropped unanswered fails.
-            if message.hasInterface(name) {
+            if message.hasInterface(GtkNotificationsInterface.name) {
                 served(IncomingCall(message), bridge)
             } else if message.hasInterface(NotificationsInterface.introspectable) && message.hasMember("Introspect") {
                 IncomingCall(message).reply { reply throws(DBusError) in try reply.append(EmbeddedFiles.gtkNotificationsXML) }
@@ -42,9 +37,9 @@ enum GtkDoor {
         let message = call.message
         let expected: String
         if message.hasMember("AddNotification") {
-            expected = "ssa{sv}"
+            expected = GtkNotificationsInterface.addSignature
         } else if message.hasMember("RemoveNotification") {
-            expected = "ss"
+            expected = GtkNotificationsInterface.removeSignature
         } else {
             return call.fail(DBusError(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "No such method '\(call.member)'"))
         }
@@ -57,9 +52,9 @@ enum GtkDoor {
             let appID = try message.readString()
             let id = try message.readString()
             guard GtkNotification.isValidAppID(appID) else {
-                return call.fail(DBusError(name: invalidApp, message: "The app by ID \"\(appID.escapingControlCharacters)\" could not be found"))
+                return call.fail(DBusError(name: GtkNotificationsInterface.invalidApp, message: "The app by ID \"\(appID.escapingControlCharacters)\" could not be found"))
             }
-            if expected == "ss" {
+            if expected == GtkNotificationsInterface.removeSignature {
                 bridge.removeGtk(call, appID: appID, id: id)
             } else {
                 bridge.addGtk(GtkWaiter(call), GtkArguments(appID: appID, id: id, dictionary: try message.readVariant()))
@@ -211,22 +206,5 @@ struct GtkKeys {
     mutating func forget(_ bridgeID: UInt32) {
         guard let entry = keys.removeValue(forKey: bridgeID) else { return }
         if ids[entry.key] == bridgeID { ids[entry.key] = nil }
-    }
-}
-
-/// One notification on its way to the shell's `AddNotification`.
-final class GtkForward {
-    let id: UInt32
-    let appID: String
-    let notificationID: String
-    let dictionary: Variant
-    let weight: Int
-
-    init(id: UInt32, appID: String, notificationID: String, dictionary: Variant, weight: Int) {
-        self.id = id
-        self.appID = appID
-        self.notificationID = notificationID
-        self.dictionary = dictionary
-        self.weight = weight
     }
 }
