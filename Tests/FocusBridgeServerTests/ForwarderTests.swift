@@ -26,7 +26,7 @@ final class ForwarderTests: XCTestCase {
     private var givenUp: [(id: UInt32, reason: CloseReason)] { events.givenUp }
     private var took: Int { events.taken }
 
-    private func makeForwarder() -> Forwarder {
+    private func makeForwarder() -> Forwarder<DaemonTarget> {
         let forwarder = Forwarder(downstream: daemon, logger: logs.logger)
         forwarder.events = events
         return forwarder
@@ -174,8 +174,8 @@ final class ForwarderTests: XCTestCase {
     func testPastTheQueuesBoundTheOldestIsGivenUp() {
         let forwarder = makeForwarder()
         daemon.isConnected = false
-        for id in 1...UInt32(Forwarder.maxQueued + 2) { forwarder.send(forwarded(id)) }
-        XCTAssertEqual(forwarder.queued, Forwarder.maxQueued)
+        for id in 1...UInt32(Forwarder<DaemonTarget>.maxQueued + 2) { forwarder.send(forwarded(id)) }
+        XCTAssertEqual(forwarder.queued, Forwarder<DaemonTarget>.maxQueued)
         XCTAssertEqual(givenUp.map(\.id), [1, 2])
         XCTAssertEqual(givenUp.map(\.reason), [.undefined, .undefined])
         daemon.isConnected = true

@@ -10,13 +10,15 @@ import json
 import subprocess
 
 import pytest
-from gi.repository import GLib
+from gi.repository import Gio, GLib
 
+from support.buses import connect
 from support.fakes import GTK_NAME, GTK_PATH, FakeGtkShell
 from support.focusctl import fc_json, fc_ok, history_of
+from support.names import NOTIF_IFACE
 from support.processes import PYTHON, SUPPORT, LineReader, session_env
 from support.sandbox import Sandbox
-from support.waiting import wait_until
+from support.waiting import pump_until, wait_until
 
 TEST_TIMEOUT = 45
 
@@ -300,3 +302,54 @@ def test_started_after_the_shell_the_bridge_waits_says_so_and_doctor_too(focus_b
     finally:
         if first is not None:
             first.dispose()
+
+
+# --------------------------------------------------------------------------- no shell
+def add_with_icon(conn, app_id, nid, title, icon_size):
+    """AddNotification with a serialised bytes GIcon of `icon_size` bytes, as a GApplication
+    sends a picture."""
+    data = GLib.Variant.new_from_bytes(GLib.VariantType("ay"), GLib.Bytes.new(b"\x89" * icon_size), True)
+    params = GLib.Variant("(ssa{sv})", (app_id, nid, {"title": GLib.Variant("s", title),
+                                                       "icon": GLib.Variant("(sv)", ("bytes", data))}))
+    conn.call_sync(GTK_NAME, GTK_PATH, GTK_NAME, "AddNotification", params, None,
+                   Gio.DBusCallFlags.NONE, 10_000, None)
+
+
+def test_with_no_shell_what_waits_is_bounded_by_bytes_and_counted(focus_bridge, desktop, bus, focusctl):
+    """No GNOME Shell on the bus: the GTK door's notifications wait for it, counted by `status`,
+    at most 32 MiB of them; past that the oldest is given up — closed (reason 4) in history and
+    told to nobody, as GTK apps hear nothing back — and the rest are added, in order, once the
+    shell is there."""
+    focus_bridge(CONFIG, extra_env=desktop)
+    app = connect(bus.address)
+    closed = []
+    app.signal_subscribe(None, NOTIF_IFACE, "NotificationClosed", None, None, Gio.DBusSignalFlags.NONE,
+                         lambda *args: closed.append(args[-1].unpack()), None)
+    sent = 12
+    for i in range(sent):
+        add_with_icon(app, "org.example.Mail", "big-%d" % i, "Big %d" % i, 4 << 20)
+
+    def settled():
+        rows = {r["summary"]: r for r in fc_json(focusctl, "history", "--json", "--limit", "200")}
+        given = [i for i in range(sent) if rows.get("Big %d" % i, {}).get("close-reason") == 4]
+        counts = fc_json(focusctl, "status", "--json")["counts"]
+        return len(rows) >= sent and counts["queued"] + counts["in-flight"] + len(given) == sent and (given, counts)
+
+    given_up, counts = wait_until(settled, 10, message="what waits and what was given up never add up")
+    assert 6 <= counts["queued"] <= 8, "4 MiB each, at most 32 MiB wait: %r" % counts
+    assert given_up == list(range(len(given_up))), "the oldest go first: %r" % given_up
+    assert counts["delivered"] == 0
+    pump_until(lambda: False, 0.5)
+    assert closed == [], "a GTK app was sent NotificationClosed: %r" % closed
+
+    shell = FakeGtkShell(bus.address)
+    try:
+        waiting = ["Big %d" % i for i in range(len(given_up), sent)]
+        wait_until(lambda: [c["notification"]["title"] for c in shell.added()] == waiting, 10,
+                   message="what waited never reached the shell in order: %r" % [
+                       c["notification"]["title"] for c in shell.added()])
+        counts = wait_until(lambda: (c := fc_json(focusctl, "status", "--json")["counts"])["queued"] == 0 and c, 5,
+                            message="status still counts what the shell took")
+        assert counts["delivered"] == len(waiting), counts
+    finally:
+        shell.dispose()

@@ -29,6 +29,9 @@ public struct ForwardQueue<Work: Sendable>: Sendable {
     public var inFlight: Int { busy.count }
     public var queued: Int { waitingIndex.count + parked.count }
 
+    /// Whether a call for notification `id` is outstanding.
+    public func isInFlight(_ id: UInt32) -> Bool { busy.contains(id) }
+
     /// Adds work for notification `id`; `merge` combines it with work already waiting for the
     /// same notification (old, new) → what to send.
     public mutating func enqueue(_ id: UInt32, _ work: Work, merge: (Work, Work) -> Work = { $1 }) {

@@ -5,14 +5,15 @@ import Logging
 
 /// What the forwarder asks of and tells the bridge.
 protocol ForwarderEvents: AnyObject {
-    /// Whether anything may go to the daemon now: callers hear their IDs first, so nothing is
+    /// Whether anything may go to a target now: callers hear their IDs first, so nothing is
     /// sent while answers wait for their commit.
     var mayForward: Bool { get }
-    /// Whether bridge ID `id` is still alive: a daemon ID is bound only to a live one.
+    /// Whether bridge ID `id` is still alive: a target's ID is bound only to a live one.
     func isAlive(_ id: UInt32) -> Bool
-    /// The daemon refused `id`, or it was given up: it ended.
+    /// `id` ended at the forwarder: its target refused it, it was given up, or a target that
+    /// sends no signals (GNOME Shell's GTK interface) took it off the screen.
     func givenUp(_ id: UInt32, reason: CloseReason)
-    /// The daemon took a notification: room in the queue.
+    /// A target took a notification: room in its queue.
     func took()
     /// Before the heap is trimmed after a burst: caches to give back first (SQLite's pages).
     func trimming()
@@ -24,39 +25,98 @@ extension ForwarderEvents {
     func logged(_ id: UInt32) {}
 }
 
-/// Forwarding to the daemon: the queue (first in, first out, at most 8 calls in flight, bounded
-/// by count and bytes), the daemon's IDs for the bridge's, retries while the daemon is away, and
-/// giving the heap back after a burst (docs/RELIABILITY.md). Who holds each ID is the bridge's.
-final class Forwarder {
-    /// At most this many notifications, and this many bytes of them, wait for the daemon; past
-    /// either the oldest is given up.
-    static let maxQueued = 10_000
-    static let maxQueuedBytes = 64 << 20
+/// What a forwarder sends: one notification encoded for its target. A class, immutable: it goes
+/// into the queue, out of it and into the call's completion without copying its texts.
+protocol ForwardPayload: AnyObject, Sendable {
+    /// The bridge ID it is shown as.
+    var id: UInt32 { get }
+    /// About the bytes it holds: what waiting costs.
+    var weight: Int { get }
+}
 
-    let downstream: Downstream
-    /// The daemon's ID for each bridge ID it shows.
+/// Where a `Forwarder` sends: the notification daemon (`DaemonTarget`) or GNOME Shell's GTK
+/// interface (`GtkShell`). The forwarder is generic over it, so each is called directly, never
+/// through a box.
+protocol ForwardTarget {
+    associatedtype Payload: ForwardPayload
+    /// Who it is, in the log: "the daemon", "GNOME Shell".
+    static var described: String { get }
+    /// At most this many notifications, and this many bytes of them, wait for it; past either
+    /// the oldest is given up.
+    static var maxQueued: Int { get }
+    static var maxQueuedBytes: Int { get }
+    /// Whether it is there to take calls now.
+    var isConnected: Bool { get }
+    /// Whether what it takes only goes to the log.
+    var logsOnly: Bool { get }
+    /// Shows `payload`, replacing its copy `shownID` (0: none); `completion` gets the ID it
+    /// shows it as.
+    func notify(_ payload: Payload, replacing shownID: UInt32,
+                completion: @escaping (Result<UInt32, DBusError>) -> Void)
+    /// Takes its copy `shownID` of bridge ID `bridgeID` off the screen. True when that ends the
+    /// ID at once (no signal will say it closed); false when the target's own signal will.
+    func close(shownID: UInt32, bridgeID: UInt32) -> Bool
+}
+
+/// The notification daemon as a forwarder's target: the `Downstream` the bridge delivers to.
+struct DaemonTarget: ForwardTarget {
+    let downstream: any Downstream
+
+    static var described: String { "the daemon" }
+    static var maxQueued: Int { 10_000 }
+    static var maxQueuedBytes: Int { 64 << 20 }
+
+    var isConnected: Bool { downstream.isConnected }
+    var logsOnly: Bool { downstream.mode == .log }
+
+    func notify(_ payload: ForwardedNotification, replacing shownID: UInt32,
+                completion: @escaping (Result<UInt32, DBusError>) -> Void) {
+        downstream.notify(payload, replacing: shownID, completion: completion)
+    }
+
+    /// The daemon's `NotificationClosed` ends the ID.
+    func close(shownID: UInt32, bridgeID: UInt32) -> Bool {
+        downstream.close(daemonID: shownID, bridgeID: bridgeID)
+        return false
+    }
+}
+
+extension ForwardedNotification: ForwardPayload {}
+
+/// Forwarding to a target (the daemon, or GNOME Shell's GTK interface): the queue (first in,
+/// first out, at most 8 calls in flight, bounded by count and bytes), the target's IDs for the
+/// bridge's, retries while the target is away, and giving the heap back after a burst
+/// (docs/RELIABILITY.md). Who holds each ID is the bridge's.
+final class Forwarder<Target: ForwardTarget> {
+    static var maxQueued: Int { Target.maxQueued }
+    static var maxQueuedBytes: Int { Target.maxQueuedBytes }
+
+    let target: Target
+    /// The target's ID for each bridge ID it shows.
     private(set) var daemonIDs = DaemonIDs()
-    private var queue = ForwardQueue<ForwardWork>(maxInFlight: 8, weigh: ForwardWork.weight)
+    private var queue = ForwardQueue<ForwardWork<Target.Payload>>(maxInFlight: 8, weigh: ForwardWork.weight)
     private let logger: Logger
     private(set) var delivered = 0
     /// Notifications handled since the heap was last trimmed, and the bytes of their arguments.
     private var sinceTrim = 0
     private var bytesSinceTrim = 0
+    /// In flight when they were withdrawn: never sent again.
+    private var withdrawn: Set<UInt32> = []
 
     weak var events: ForwarderEvents?
     private var mayForward: Bool { events?.mayForward ?? true }
 
-    init(downstream: Downstream, logger: Logger) {
-        self.downstream = downstream
+    init(target: Target, logger: Logger) {
+        self.target = target
         self.logger = logger
     }
 
     var queued: Int { queue.queued }
     var inFlight: Int { queue.inFlight }
 
-    // MARK: The daemon's IDs
+    // MARK: The target's IDs
 
-    /// Bridge ID `id` ended: the daemon's ID for it is forgotten.
+    /// Bridge ID `id` ended: the target's ID for it is forgotten.
     func forget(_ id: UInt32) { daemonIDs.forget(id) }
 
     /// The bridge ID a daemon signal is about.
@@ -73,44 +133,58 @@ final class Forwarder {
         bytesSinceTrim += bytes
     }
 
-    /// Queues `notification` for the daemon, within the bounds.
-    func send(_ notification: ForwardedNotification) {
+    /// Queues `notification` for the target, within the bounds.
+    func send(_ notification: Target.Payload) {
         queue.enqueue(notification.id, .notify(notification), merge: ForwardWork.merge)
         while queue.queued > Self.maxQueued || (queue.queuedWeight > Self.maxQueuedBytes && queue.queued > 1),
               let oldest = queue.dropOldest() {
-            // Memory stays bounded while the daemon is away or slow: the oldest never shown is given up.
-            logger.warning("more than \(Self.maxQueued) notifications or \(Self.maxQueuedBytes >> 20) MiB wait for the daemon; notification \(oldest.id) given up")
+            // Memory stays bounded while the target is away or slow: the oldest never shown is given up.
+            logger.warning("more than \(Self.maxQueued) notifications or \(Self.maxQueuedBytes >> 20) MiB wait for \(Target.described); notification \(oldest.id) given up")
             events?.givenUp(oldest.id, reason: .undefined)
         }
         pump()
     }
 
-    /// Asks the daemon to close `id` (after what waits for it).
+    /// Asks the target to close `id` (after what waits for it).
     func close(_ id: UInt32) {
         queue.enqueue(id, .close, merge: ForwardWork.merge)
         pump()
     }
 
-    /// Closes the daemon's copy of `id` now, if it shows one.
-    func closeNow(_ id: UInt32) {
-        if let daemonID = daemonIDs.daemonID(of: id) { downstream.close(daemonID: daemonID, bridgeID: id) }
+    /// `id` ended without the target's word (GNOME Shell's copy removed by its app): what waits
+    /// of it never goes, and a call for it in flight is not made again should the target be
+    /// away. True when the target may show it (it took it, or a call is out), so the caller
+    /// removes it there.
+    func withdraw(_ id: UInt32) -> Bool {
+        _ = queue.withdraw(id)
+        let inFlight = queue.isInFlight(id)
+        if inFlight { withdrawn.insert(id) }
+        return inFlight || daemonIDs.daemonID(of: id) != nil
     }
 
-    /// Sends what may be sent now: in order, within the in-flight bound, only while the daemon is there.
+    /// Closes the target's copy of `id` now, if it shows one.
+    func closeNow(_ id: UInt32) {
+        if let daemonID = daemonIDs.daemonID(of: id), target.close(shownID: daemonID, bridgeID: id) {
+            events?.givenUp(id, reason: .closedByCall)
+        }
+    }
+
+    /// Sends what may be sent now: in order, within the in-flight bound, only while the target is there.
     func pump() {
         guard mayForward else { return }
         defer { trimAfterBurst() }
-        while downstream.isConnected, let job = queue.next() {
+        while target.isConnected, let job = queue.next() {
             switch job.work {
             case .notify(let notification):
                 let replacing = daemonIDs.daemonID(of: job.id) ?? 0
-                downstream.notify(notification, replacing: replacing) { [weak self] result in
+                target.notify(notification, replacing: replacing) { [weak self] result in
                     self?.forwarded(job, result: result)
                 }
             case .close:
                 queue.finish(job.id)
                 if let daemonID = daemonIDs.daemonID(of: job.id) {
-                    downstream.close(daemonID: daemonID, bridgeID: job.id)
+                    // A target without signals ends the ID here.
+                    if target.close(shownID: daemonID, bridgeID: job.id) { events?.givenUp(job.id, reason: .closedByCall) }
                 } else {
                     // Never shown (or collapsed): close it here.
                     events?.givenUp(job.id, reason: .closedByCall)
@@ -119,21 +193,24 @@ final class Forwarder {
         }
     }
 
-    private func forwarded(_ job: ForwardQueue<ForwardWork>.Job, result: Result<UInt32, DBusError>) {
+    private func forwarded(_ job: ForwardQueue<ForwardWork<Target.Payload>>.Job, result: Result<UInt32, DBusError>) {
+        let wasWithdrawn = !withdrawn.isEmpty && withdrawn.remove(job.id) != nil
         switch result {
         case .success(let daemonID):
             queue.finish(job.id)
             delivered += 1
-            // One that ended while the daemon was answering stays unbound.
+            // One that ended while the target was answering stays unbound.
             if events?.isAlive(job.id) ?? true { daemonIDs.bind(job.id, daemonID: daemonID) }
             // History must not say delivered for what only the log printed.
-            if downstream.mode == .log { events?.logged(job.id) }
+            if target.logsOnly { events?.logged(job.id) }
             events?.took()
+        case .failure(let error) where error.meansDaemonAbsent && wasWithdrawn:
+            queue.finish(job.id)
         case .failure(let error) where error.meansDaemonAbsent:
-            queue.retry(job) // sent again when the daemon is back
+            queue.retry(job) // sent again when the target is back
         case .failure(let error):
             queue.finish(job.id)
-            logger.warning("the daemon did not take notification \(job.id): \(error)")
+            logger.warning("\(Target.described) did not take notification \(job.id): \(error)")
             if error.name != DBusError.noReply { events?.givenUp(job.id, reason: .undefined) }
         }
         pump()
@@ -153,9 +230,17 @@ final class Forwarder {
     }
 }
 
+extension Forwarder where Target == DaemonTarget {
+    convenience init(downstream: any Downstream, logger: Logger) {
+        self.init(target: DaemonTarget(downstream: downstream), logger: logger)
+    }
+
+    var downstream: any Downstream { target.downstream }
+}
+
 /// What the forwarder sends for a notification.
-enum ForwardWork {
-    case notify(ForwardedNotification)
+enum ForwardWork<Payload: ForwardPayload>: Sendable {
+    case notify(Payload)
     case close
 
     @Sendable static func weight(_ work: ForwardWork) -> Int {

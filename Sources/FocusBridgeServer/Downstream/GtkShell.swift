@@ -5,23 +5,31 @@ import Logging
 
 /// GNOME Shell's `org.gtk.Notifications`, as the bridge calls it once it serves that name itself:
 /// the shell still serves the interface at `/org/gtk/Notifications` on its main connection
-/// (`org.gnome.Shell`). What may be shown is added there and a removal passed on; while the shell
-/// is away or not serving yet, what waits is kept in order (bounded) and added when it serves.
-final class GtkShell {
+/// (`org.gnome.Shell`). A `Forwarder`'s target, as the daemon is: the forwarder keeps what waits
+/// while the shell is away (in order, bounded by count and bytes) and sends it when the shell
+/// serves; here it is put on the shell's wire.
+final class GtkShell: ForwardTarget {
     static let busName = DesktopShell.gnome.busName
-    /// At most this many notifications wait for the shell; past it the oldest is given up.
-    static let maxWaiting = 1_000
     static let callTimeoutMilliseconds: Int32 = 25_000
+
+    static var described: String { "GNOME Shell" }
+    /// The shell is away only between a login's start and its shell, or while the shell
+    /// restarts: what waits for it is bounded tighter than what waits for the daemon.
+    static var maxQueued: Int { 1_000 }
+    static var maxQueuedBytes: Int { 32 << 20 }
 
     private let calls: MessageConnection
     private let logger: Logger
     private var owner: String?
-    /// Added while the shell was away, oldest first.
-    private var waiting: [GtkForward] = []
+    /// False from a call that found nothing serving until the next try: the shell owns its name
+    /// before it serves the interface, and a call that finds it gone comes before the name does.
+    private var serving = true
     private var retryTimer = SourceID.none
     private var retryDelay: UInt32 = 100
-    /// The shell refused notification `id` (an app it cannot find), or it was given up: it ended.
-    var givenUp: (UInt32) -> Void = { _ in }
+    /// The shell serves (again): what waits for it may go.
+    var ready: () -> Void = {}
+    /// The app ID and notification ID the app gave a bridge ID, for `RemoveNotification`.
+    var names: (UInt32) -> (appID: String, id: String)? = { _ in nil }
 
     init(calls: MessageConnection, logger: Logger) {
         self.calls = calls
@@ -29,8 +37,8 @@ final class GtkShell {
     }
 
     /// Whether the shell is there to take notifications now.
-    var isConnected: Bool { owner != nil }
-    var waitingCount: Int { waiting.count }
+    var isConnected: Bool { owner != nil && serving }
+    var logsOnly: Bool { false }
 
     func start() {
         do {
@@ -44,78 +52,57 @@ final class GtkShell {
         guard newOwner != owner else { return }
         owner = newOwner
         retryDelay = 100
-        if newOwner != nil { flush() }
+        serving = true
+        if newOwner != nil { ready() }
     }
 
-    func add(_ forward: GtkForward) {
-        // A newer one for the same app and ID replaces one that never went out.
-        waiting.removeAll { $0.appID == forward.appID && $0.notificationID == forward.notificationID }
-        guard owner != nil, waiting.isEmpty else { return wait(forward) }
-        send(forward)
+    /// `AddNotification`. The shell names a notification by its app and the app's ID, so the
+    /// bridge ID stands for the shell's copy, and a replacement is the same call again.
+    func notify(_ payload: GtkForward, replacing shownID: UInt32,
+                completion: @escaping (Result<UInt32, DBusError>) -> Void) {
+        GtkNotificationsInterface.add(payload, on: calls, destination: Self.busName,
+                                      timeoutMilliseconds: Self.callTimeoutMilliseconds) { [weak self] result in
+            switch result {
+            case .success:
+                completion(.success(payload.id))
+            case .failure(let error) where error.meansDaemonAbsent || BusDownstream.meansNotServingYet(error):
+                // Away, or not serving yet: no call goes until the name comes back or a short
+                // wait is over, and the forwarder keeps this one for then.
+                self?.notServing()
+                completion(.failure(DBusError(name: DBusError.serviceUnknown, message: error.message, isRemote: error.isRemote)))
+            case .failure(let error):
+                completion(.failure(error)) // refused (an app it cannot find): the forwarder gives it up
+            }
+        }
     }
 
+    /// A close by bridge ID: `RemoveNotification` by the names the app gave it. The shell says
+    /// nothing when its copy goes, so the ID ends here.
+    func close(shownID: UInt32, bridgeID: UInt32) -> Bool {
+        if let names = names(bridgeID) { remove(appID: names.appID, id: names.id) }
+        return true
+    }
+
+    /// `RemoveNotification` of the app's notification `id`; nothing is sent while the shell is
+    /// away.
     func remove(appID: String, id: String) {
-        waiting.removeAll { $0.appID == appID && $0.notificationID == id }
         guard owner != nil else { return }
-        do {
-            let message = try calls.methodCall(Self.busName, GtkNotificationsInterface.path, GtkNotificationsInterface.name, "RemoveNotification")
-            try message.append(appID)
-            try message.append(id)
-            calls.call(message, timeoutMilliseconds: Self.callTimeoutMilliseconds) { [logger] result in
-                if case .failure(let error) = result { logger.debug("RemoveNotification to the shell: \(error)") }
-            }
-        } catch {
-            logger.debug("RemoveNotification to the shell: \(error)")
+        GtkNotificationsInterface.remove(appID: appID, id: id, on: calls, destination: Self.busName,
+                                         timeoutMilliseconds: Self.callTimeoutMilliseconds) { [logger] error in
+            if let error { logger.debug("RemoveNotification to the shell: \(error)") }
         }
     }
 
-    private func wait(_ forward: GtkForward) {
-        waiting.append(forward)
-        if waiting.count > Self.maxWaiting {
-            let oldest = waiting.removeFirst()
-            logger.warning("more than \(Self.maxWaiting) GTK notifications wait for GNOME Shell; notification \(oldest.id) given up")
-            givenUp(oldest.id)
-        }
-    }
-
-    private func flush() {
-        let pending = waiting
-        waiting = []
-        for forward in pending { send(forward) }
-    }
-
-    private func send(_ forward: GtkForward) {
-        let message: BusMessage
-        do {
-            message = try calls.methodCall(Self.busName, GtkNotificationsInterface.path, GtkNotificationsInterface.name, "AddNotification")
-            try message.append(forward.appID)
-            try message.append(forward.notificationID)
-            try message.append(forward.dictionary)
-        } catch {
-            logger.warning("notification \(forward.id) cannot be put on the GTK wire: \(error)")
-            return givenUp(forward.id)
-        }
-        calls.call(message, timeoutMilliseconds: Self.callTimeoutMilliseconds) { [weak self] result in
-            guard let self, case .failure(let error) = result else { return }
-            if error.meansDaemonAbsent || BusDownstream.meansNotServingYet(error) {
-                // Added again once the shell serves (its name back, or after a short wait).
-                self.wait(forward)
-                self.retryLater()
-            } else {
-                self.logger.warning("GNOME Shell did not take notification \(forward.id) of \(forward.appID.escapingControlCharacters): \(error)")
-                self.givenUp(forward.id)
-            }
-        }
-    }
-
-    private func retryLater() {
+    private func notServing() {
+        serving = false
         guard retryTimer == .none else { return }
         let delay = retryDelay
         retryDelay = min(retryDelay * 2, 5_000)
         retryTimer = MainLoop.after(milliseconds: delay) { [weak self] in
             guard let self else { return }
-            self.retryTimer = .none
-            if self.owner != nil { self.flush() }
+            retryTimer = .none
+            serving = true
+            if owner != nil { ready() }
         }
     }
 }

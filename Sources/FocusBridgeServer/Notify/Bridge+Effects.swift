@@ -32,7 +32,10 @@ extension Bridge {
         case .closeOnDaemonNow(let id):
             forwarder.closeNow(id)
         case .removeFromShell(let id):
-            if let names = gtkKeys.names(of: id) { gtkShell?.remove(appID: names.appID, id: names.id) }
+            // What still waits for the shell never goes; what it may show is removed there.
+            if let gtkForwarder, gtkForwarder.withdraw(id), let names = gtkKeys.names(of: id) {
+                gtkForwarder.target.remove(appID: names.appID, id: names.id)
+            }
         case .takeOffScreen(let id):
             // Its daemon ID is forgotten first: the daemon's `NotificationClosed` then reaches no one.
             guard let daemonID = forwarder.daemonIDs.daemonID(of: id) else { return }
@@ -40,6 +43,7 @@ extension Bridge {
             downstream.close(daemonID: daemonID, bridgeID: id)
         case .forgetDaemonID(let id):
             forwarder.forget(id)
+            gtkForwarder?.forget(id)
         case .forgetRecent(let id):
             tables.closed(id)
         case .ended(let id, let reason, let holders):

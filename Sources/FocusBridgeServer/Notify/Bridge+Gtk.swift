@@ -2,13 +2,17 @@ import FocusBridgeCore
 import FocusBridgeDBus
 
 /// The GTK door's calls: decoded by `GtkDoor`, planned and carried out as the fdo door's are,
-/// shown through GNOME Shell's own GTK interface (`GtkShell`). The app names each notification
+/// shown through GNOME Shell's own GTK interface (`GtkShell`), a target of its own forwarder
+/// (`gtkForwarder`) under the same rules as the daemon's. The app names each notification
 /// itself (`GtkKeys`), hears nothing back, and is never sent the fdo door's signals.
 extension Bridge {
     /// Serves the GTK door from now on, showing its notifications through `shell`.
     func serveGtk(_ shell: GtkShell) {
-        gtkShell = shell
-        shell.givenUp = { [weak self] id in self?.notificationClosed(id, reason: .undefined) }
+        let forwarder = Forwarder(target: shell, logger: logger)
+        forwarder.events = self
+        shell.ready = { [weak forwarder] in forwarder?.pump() }
+        shell.names = { [weak self] id in self?.gtkKeys.names(of: id) }
+        gtkForwarder = forwarder
         rememberHeldGtk()
     }
 

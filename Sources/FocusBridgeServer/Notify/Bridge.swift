@@ -36,10 +36,10 @@ final class Bridge {
     let failures: FailureLog
     /// The person's choices per app and the mutes.
     let preferences: AppPreferences
-    let forwarder: Forwarder
-    /// GNOME Shell's GTK interface, where the GTK door's notifications are shown (nil: the
-    /// bridge does not serve that door).
-    var gtkShell: GtkShell?
+    let forwarder: Forwarder<DaemonTarget>
+    /// Forwarding to GNOME Shell's GTK interface, where the GTK door's notifications are shown
+    /// (nil: the bridge does not serve that door).
+    var gtkForwarder: Forwarder<GtkShell>?
     /// The bridge ID of each GTK notification by its app and its own ID.
     var gtkKeys = GtkKeys()
     /// Apps asking for quiet (`Inhibit`).
@@ -117,6 +117,7 @@ final class Bridge {
             for end in ends { ended(end.id, reason: end.reason, holders: end.holders) }
             forwarder.handled(answered)
             forwarder.pump()
+            gtkForwarder?.pump()
             historyTrimmer.afterCommit()
         }
         commit.stateChanged = { [weak self] in self?.stateChanged() }
@@ -137,9 +138,9 @@ final class Bridge {
     var capabilities: [String] { downstream.capabilities ?? ["actions", "body"] }
     /// Who clients are told the daemon is: the daemon's own answer once it gave one.
     var serverInformation: ServerInformation { downstream.serverInformation ?? .bridge }
-    var delivered: Int { forwarder.delivered }
-    var queuedCount: Int { forwarder.queued }
-    var inFlightCount: Int { forwarder.inFlight }
+    var delivered: Int { forwarder.delivered + (gtkForwarder?.delivered ?? 0) }
+    var queuedCount: Int { forwarder.queued + (gtkForwarder?.queued ?? 0) }
+    var inFlightCount: Int { forwarder.inFlight + (gtkForwarder?.inFlight ?? 0) }
     func waiting(_ kind: DeliveryOutcome) -> [HeldNotification] { ledger.held.waiting(kind) }
     /// How many wait of `kind` (what status and the tray show), without listing them.
     func heldCount(_ kind: DeliveryOutcome) -> Int { ledger.held.waitingCount(kind) }
@@ -290,8 +291,8 @@ final class Bridge {
         case .fdo(let arguments):
             forwarder.send(arguments.forwarded(id: id, shown: shown, process: processID.map { ProcessIdentity(processID: $0) }))
         case .gtk(let arguments):
-            guard let gtkShell else { return notificationClosed(id, reason: .undefined) }
-            gtkShell.add(arguments.forwarded(id: id, shown: shown))
+            guard let gtkForwarder else { return notificationClosed(id, reason: .undefined) }
+            gtkForwarder.send(arguments.forwarded(id: id, shown: shown))
         }
     }
 
