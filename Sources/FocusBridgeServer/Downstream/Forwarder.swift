@@ -169,6 +169,12 @@ final class Forwarder<Target: ForwardTarget> {
         }
     }
 
+    /// `pump`, when anything waits: what each commit asks of the GTK door's forwarder, which is
+    /// empty for every fdo notification.
+    func pumpIfWaiting() {
+        if queue.queued > 0 { pump() }
+    }
+
     /// Sends what may be sent now: in order, within the in-flight bound, only while the target is there.
     func pump() {
         guard mayForward else { return }

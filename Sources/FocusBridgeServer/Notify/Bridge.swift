@@ -117,7 +117,7 @@ final class Bridge {
             for end in ends { ended(end.id, reason: end.reason, holders: end.holders) }
             forwarder.handled(answered)
             forwarder.pump()
-            gtkForwarder?.pump()
+            gtkForwarder?.pumpIfWaiting()
             historyTrimmer.afterCommit()
         }
         commit.stateChanged = { [weak self] in self?.stateChanged() }
