@@ -138,9 +138,13 @@ public struct NotificationLedger: Sendable {
         case .received(let plan, let payload):
             return received(plan, payload: payload)
         case .forwarded(let id, let appKey, let holders, let actionKeys):
-            return dropped(shown.track(id, appKey: appKey, holders: holders, actionKeys: actionKeys))
+            // Tracked first, then read: `dropped(shown.track(…))` would copy `self` for the call
+            // before the argument mutates it, and the table's storage with it (COW), per Notify.
+            let released = shown.track(id, appKey: appKey, holders: holders, actionKeys: actionKeys)
+            return dropped(released)
         case .collapsed(let id, let appKey, let holders, let group):
-            return dropped(shown.track(id, appKey: appKey, holders: holders, collapsedInto: group))
+            let released = shown.track(id, appKey: appKey, holders: holders, collapsedInto: group)
+            return dropped(released)
         case .closedByApp(let id, let caller):
             return closedByApp(id, by: caller)
         case .closed(let id, let reason):
