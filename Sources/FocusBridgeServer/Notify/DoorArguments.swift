@@ -33,32 +33,35 @@ enum DoorArguments {
         }
     }
 
+    // What the delivery and the "N more" notification read: the request's, whichever door (a
+    // GTK app's ID is its app name; it has no icon). Read field by field, not through `request`,
+    // which would copy the whole request on the hot path.
     var summary: String {
         switch self {
-        case .fdo(let arguments): arguments.summary
-        case .gtk(let arguments): arguments.notification.title
+        case .fdo(let arguments): arguments.request.summary
+        case .gtk(let arguments): arguments.request.summary
         }
     }
 
     var body: String {
         switch self {
-        case .fdo(let arguments): arguments.body
-        case .gtk(let arguments): arguments.notification.body
+        case .fdo(let arguments): arguments.request.body
+        case .gtk(let arguments): arguments.request.body
         }
     }
 
     /// The name and icon its "N more from App" notification shows.
     var appName: String {
         switch self {
-        case .fdo(let arguments): arguments.appName
-        case .gtk(let arguments): arguments.notification.appID
+        case .fdo(let arguments): arguments.request.appName
+        case .gtk(let arguments): arguments.request.appName
         }
     }
 
     var appIcon: String {
         switch self {
-        case .fdo(let arguments): arguments.appIcon
-        case .gtk: ""
+        case .fdo(let arguments): arguments.request.appIcon
+        case .gtk(let arguments): arguments.request.appIcon
         }
     }
 
