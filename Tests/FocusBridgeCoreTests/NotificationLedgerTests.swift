@@ -90,7 +90,10 @@ final class NotificationLedgerTests: XCTestCase {
         var gtk = alice
         gtk.door = .gtk
         let gtkID = notify("From GTK", from: gtk).plan.number
+        apply(.gtkNamed(gtkID, appKey: "Shop", appID: "org.example.Shop", gtkID: "order-1"))
+        XCTAssertEqual(ledger.gtkKeys.id(appKey: "Shop", id: "order-1"), gtkID, "found again by the app's own ID")
         let effects = apply(.closedByApp(gtkID, by: gtk))
+        XCTAssertNil(ledger.gtkKeys.id(appKey: "Shop", id: "order-1"), "forgotten as it ends")
         XCTAssertEqual(effects.first, .removeFromShell(gtkID))
         XCTAssertEqual(ends(effects).map(\.0), [gtkID], "GNOME Shell says nothing back: it ends here")
         XCTAssertEqual(ends(effects).map(\.1), [.closedByCall])
@@ -335,5 +338,13 @@ final class NotificationLedgerTests: XCTestCase {
         for seconds: Double in [0, 0.5, -1, 7 * 86_400 + 1, .infinity, .nan] {
             XCTAssertEqual(SnoozeLength.problem(seconds), "a snooze lasts from one second to a week (7d)", "\(seconds)")
         }
+    }
+
+    /// A drop ends as its ID is answered: through the ledger too, its GTK name forgotten.
+    func testADropsEndIsTheLedgersAndForgetsItsGtkName() {
+        apply(.gtkNamed(42, appKey: "Shop", appID: "org.example.Shop", gtkID: "muted"))
+        XCTAssertEqual(apply(.endedAtOnce(42, .dismissed, holders: [alice])), [.ended(42, .dismissed, holders: [alice])])
+        XCTAssertNil(ledger.gtkKeys.id(appKey: "Shop", id: "muted"))
+        XCTAssertEqual(ledger.gtkKeys.count, 0)
     }
 }

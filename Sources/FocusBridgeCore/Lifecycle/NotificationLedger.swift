@@ -20,6 +20,8 @@ public struct NotificationLedger: Sendable {
     public private(set) var shown: NotificationTable
     /// What is held now (a Focus, the summary, a snooze), with the replay backlog.
     public private(set) var held: HeldIndex
+    /// The GTK door's names of its IDs (the app's own ID), forgotten as each ends.
+    public private(set) var gtkKeys = GtkKeys()
     /// The bridge's own connection: what it holds is the bridge's own (digests, questions, "N more").
     public var ownConnection: String
 
@@ -39,6 +41,10 @@ public struct NotificationLedger: Sendable {
         case forwarded(UInt32, appKey: String, holders: [Caller], actionKeys: [String: String])
         /// Counted in the "N more" notification `into`.
         case collapsed(UInt32, appKey: String, holders: [Caller], into: UInt32)
+        /// A GTK app named bridge ID `id` itself: `gtkID` within its app (`appKey`, `appID`).
+        case gtkNamed(UInt32, appKey: String, appID: String, gtkID: String)
+        /// A drop's end, told once its ID was answered (`delivery = "off"`, muted, the app in front).
+        case endedAtOnce(UInt32, CloseReason, holders: [Caller])
         /// An app's `CloseNotification` or `RemoveNotification` (someone else's ID: no effect).
         case closedByApp(UInt32, by: Caller)
         /// The daemon's `NotificationClosed`, or the bridge gave it up, or the person's quick
@@ -134,6 +140,21 @@ public struct NotificationLedger: Sendable {
     ///   - now: the time of the event (history's steps, due snoozes).
     ///   - newID: hands out a new ID, asked only for a digest.
     public mutating func transition(_ event: Event, now: Instant, newID: () -> UInt32 = { 0 }) -> [Effect] {
+        let effects = step(event, now: now, newID: newID)
+        // An ID that ended is no longer a GTK app's to replace or remove.
+        if gtkKeys.count > 0 {
+            for effect in effects {
+                switch effect {
+                case .ended(let id, _, _): gtkKeys.forget(id)
+                case .endedMany(let items, _): for item in items { gtkKeys.forget(item.id) }
+                default: break
+                }
+            }
+        }
+        return effects
+    }
+
+    private mutating func step(_ event: Event, now: Instant, newID: () -> UInt32) -> [Effect] {
         switch event {
         case .received(let plan, let payload):
             return received(plan, payload: payload)
@@ -145,6 +166,11 @@ public struct NotificationLedger: Sendable {
         case .collapsed(let id, let appKey, let holders, let group):
             let released = shown.track(id, appKey: appKey, holders: holders, collapsedInto: group)
             return dropped(released)
+        case .gtkNamed(let id, let appKey, let appID, let gtkID):
+            gtkKeys.bind(id, appKey: appKey, appID: appID, id: gtkID)
+            return []
+        case .endedAtOnce(let id, let reason, let holders):
+            return [.ended(id, reason, holders: holders)]
         case .closedByApp(let id, let caller):
             return closedByApp(id, by: caller)
         case .closed(let id, let reason):

@@ -33,7 +33,7 @@ extension Bridge {
             forwarder.closeNow(id)
         case .removeFromShell(let id):
             // What still waits for the shell never goes; what it may show is removed there.
-            if let gtkForwarder, gtkForwarder.withdraw(id), let names = gtkKeys.names(of: id) {
+            if let gtkForwarder, gtkForwarder.withdraw(id), let names = ledger.gtkKeys.names(of: id) {
                 gtkForwarder.target.remove(appID: names.appID, id: names.id)
             }
         case .takeOffScreen(let id):

@@ -13,7 +13,6 @@ extension Bridge {
     /// their holders are told a slice per pass of the main loop (`NotificationSignals.closedMany`).
     func endedMany(_ items: [HeldNotification], reason: CloseReason) {
         for item in items {
-            gtkKeys.forget(item.id)
             badges.ended(item.id, reason: reason)
             commit.noteClosed(item.id, reason: reason, at: clock.now)
         }
@@ -22,7 +21,6 @@ extension Bridge {
 
     /// The one end of an ID's life: `NotificationClosed` to each holder, noted in history.
     func ended(_ id: UInt32, reason: CloseReason, holders: [Caller]) {
-        gtkKeys.forget(id)
         signals.closed(id, reason: reason, to: holders)
         badges.ended(id, reason: reason)
         commit.noteClosed(id, reason: reason, at: clock.now)

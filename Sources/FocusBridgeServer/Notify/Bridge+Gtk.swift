@@ -11,7 +11,7 @@ extension Bridge {
         let forwarder = Forwarder(target: shell, logger: logger)
         forwarder.events = self
         shell.ready = { [weak forwarder] in forwarder?.pump() }
-        shell.names = { [weak self] id in self?.gtkKeys.names(of: id) }
+        shell.names = { [weak self] id in self?.ledger.gtkKeys.names(of: id) }
         gtkForwarder = forwarder
         rememberHeldGtk()
     }
@@ -22,7 +22,8 @@ extension Bridge {
         for item in ledger.held.all where item.holders.contains(where: { $0.door == .gtk }) {
             guard let payload = try? store.heldPayload(item.id),
                   let arguments = GtkArguments(storedType: payload.type, bytes: payload.bytes) else { continue }
-            gtkKeys.bind(item.id, appKey: item.app, appID: arguments.notification.appID, id: arguments.notification.id)
+            perform(ledger.transition(.gtkNamed(item.id, appKey: item.app, appID: arguments.notification.appID,
+                                                gtkID: arguments.notification.id), now: clock.now))
         }
     }
 
@@ -40,9 +41,9 @@ extension Bridge {
             let process = sender.process
             let app = AppIdentity.resolve(arguments.request, process: process)
             let gtkID = arguments.notification.id
-            let arguments = arguments.replacing(gtkKeys.id(appKey: app.key, id: gtkID) ?? 0)
+            let arguments = arguments.replacing(ledger.gtkKeys.id(appKey: app.key, id: gtkID) ?? 0)
             let plan = plan(arguments.request, app: app, payloadBytes: arguments.byteCount, caller: caller, process: process)
-            gtkKeys.bind(plan.number, appKey: app.key, appID: appID, id: gtkID)
+            perform(ledger.transition(.gtkNamed(plan.number, appKey: app.key, appID: appID, gtkID: gtkID), now: clock.now))
             execute(plan, .gtk(arguments), processID: process?.processID, waiter: waiter)
         }
     }
@@ -56,7 +57,7 @@ extension Bridge {
             var caller = sender.caller(call.sender)
             caller.door = .gtk
             let app = AppIdentity.resolve(GtkNotification(appID: appID, id: gtkID).request(), process: sender.process)
-            guard let id = gtkKeys.id(appKey: app.key, id: gtkID) else { return }
+            guard let id = ledger.gtkKeys.id(appKey: app.key, id: gtkID) else { return }
             perform(ledger.transition(.closedByApp(id, by: caller), now: clock.now))
         }
     }

@@ -40,8 +40,6 @@ final class Bridge {
     /// Forwarding to GNOME Shell's GTK interface, where the GTK door's notifications are shown
     /// (nil: the bridge does not serve that door).
     var gtkForwarder: Forwarder<GtkShell>?
-    /// The bridge ID of each GTK notification by its app and its own ID.
-    var gtkKeys = GtkKeys()
     /// Apps asking for quiet (`Inhibit`).
     let inhibitions = Inhibitions()
     /// Waits for the first snooze to end (`Bridge+Snooze.swift`); made at the first snooze.
@@ -114,7 +112,7 @@ final class Bridge {
         // (`mayForward`); each commit, once its callers are answered, forwards what waits.
         commit.committed = { [weak self] ends, answered in
             guard let self else { return }
-            for end in ends { ended(end.id, reason: end.reason, holders: end.holders) }
+            for end in ends { perform(ledger.transition(.endedAtOnce(end.id, end.reason, holders: end.holders), now: clock.now)) }
             forwarder.handled(answered)
             forwarder.pump()
             gtkForwarder?.pumpIfWaiting()
