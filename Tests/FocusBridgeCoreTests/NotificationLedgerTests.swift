@@ -94,7 +94,8 @@ final class NotificationLedgerTests: XCTestCase {
         XCTAssertEqual(ledger.gtkKeys.id(appKey: "Shop", id: "order-1"), gtkID, "found again by the app's own ID")
         let effects = apply(.closedByApp(gtkID, by: gtk))
         XCTAssertNil(ledger.gtkKeys.id(appKey: "Shop", id: "order-1"), "forgotten as it ends")
-        XCTAssertEqual(effects.first, .removeFromShell(gtkID))
+        XCTAssertEqual(effects.first, .removeFromShell(gtkID, name: GtkKeys.Name(appID: "org.example.Shop", id: "order-1")),
+                       "what the shell knows it by, read before the end forgets it")
         XCTAssertEqual(ends(effects).map(\.0), [gtkID], "GNOME Shell says nothing back: it ends here")
         XCTAssertEqual(ends(effects).map(\.1), [.closedByCall])
     }

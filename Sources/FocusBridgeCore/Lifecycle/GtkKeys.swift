@@ -4,6 +4,17 @@
 /// sandboxed sender, so no sandbox reaches another app's) and the app's ID; forgotten when the
 /// bridge ID ends, and bounded besides.
 public struct GtkKeys: Sendable {
+    /// What a GTK app calls one of its notifications: its app ID and its own ID within it.
+    public struct Name: Equatable, Sendable {
+        public let appID: String
+        public let id: String
+
+        public init(appID: String, id: String) {
+            self.appID = appID
+            self.id = id
+        }
+    }
+
     public static let capacity = 20_000
     public init() {}
 
@@ -19,6 +30,11 @@ public struct GtkKeys: Sendable {
     /// The app ID and notification ID the app gave bridge ID `bridgeID`.
     public func names(of bridgeID: UInt32) -> (appID: String, id: String)? {
         keys[bridgeID].map { ($0.appID, $0.id) }
+    }
+
+    /// The same as one value (what the ledger's effects carry).
+    public func name(of bridgeID: UInt32) -> Name? {
+        keys[bridgeID].map { Name(appID: $0.appID, id: $0.id) }
     }
 
     public mutating func bind(_ bridgeID: UInt32, appKey: String, appID: String, id: String) {

@@ -99,7 +99,8 @@ public struct NotificationLedger: Sendable {
         /// Close the daemon's copy now, not waiting for the forward queue (a digest acted on).
         case closeOnDaemonNow(UInt32)
         /// Take a GTK notification off GNOME Shell's list.
-        case removeFromShell(UInt32)
+        /// `name`: what its app calls it, read before the end forgets it (nil: not known).
+        case removeFromShell(UInt32, name: GtkKeys.Name?)
         /// Take it off the daemon's screen without its app hearing of it (a snooze).
         case takeOffScreen(UInt32)
         /// Forget the daemon's ID for it (the bridge's ID left the screen).
@@ -265,7 +266,10 @@ public struct NotificationLedger: Sendable {
         guard shown.owned(id, by: caller) != nil else { return [] }
         // GNOME Shell sends nothing back for a removal: the ID ends here. A daemon ends it with
         // its own `NotificationClosed`.
-        if caller.door == .gtk { return [.removeFromShell(id)] + closed(id, reason: .closedByCall) }
+        if caller.door == .gtk {
+            let name = gtkKeys.name(of: id)
+            return [.removeFromShell(id, name: name)] + closed(id, reason: .closedByCall)
+        }
         return [.closeOnDaemon(id)]
     }
 

@@ -31,10 +31,10 @@ extension Bridge {
             forwarder.close(id)
         case .closeOnDaemonNow(let id):
             forwarder.closeNow(id)
-        case .removeFromShell(let id):
+        case .removeFromShell(let id, let name):
             // What still waits for the shell never goes; what it may show is removed there.
-            if let gtkForwarder, gtkForwarder.withdraw(id), let names = ledger.gtkKeys.names(of: id) {
-                gtkForwarder.target.remove(appID: names.appID, id: names.id)
+            if let gtkForwarder, gtkForwarder.withdraw(id), let name {
+                gtkForwarder.target.remove(appID: name.appID, id: name.id)
             }
         case .takeOffScreen(let id):
             // Its daemon ID is forgotten first: the daemon's `NotificationClosed` then reaches no one.
