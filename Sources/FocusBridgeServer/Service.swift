@@ -60,6 +60,7 @@ public final class Service {
     private var tray: Tray?
     private var configWatch: ConfigWatch?
     private var windows: WindowWatch?
+    private var screenLock: ScreenLock?
     private var share: ShareFolder?
     /// Held for the whole run: the state folder's lock (nil while the folder cannot be used).
     private var stateFolder: StateFolder?
@@ -208,7 +209,7 @@ public final class Service {
         }
         MainLoop.onSignal(SIGHUP) { [weak self] in _ = self?.reload() }
         configWatch = ConfigWatch(path: options.configPath) { [weak self] in self?.configFileChanged() }
-        ScreenLock.follow(on: session) { [weak bridge, weak focus] locked in
+        screenLock = ScreenLock.follow(on: session) { [weak bridge, weak focus] locked in
             bridge?.screenLocked = locked
             focus?.screenLockChanged(locked)
         }

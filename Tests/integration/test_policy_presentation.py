@@ -5,9 +5,11 @@ org.freedesktop.ScreenSaver."""
 
 import base64
 
-from gi.repository import GLib
+from gi.repository import Gio, GLib
 
 from support.bridge import wait_connected
+from support.buses import PrivateBus, connect
+from support.names import CONTROL_NAME, CONTROL_PATH
 from support.clients import settle
 from support.focusctl import fc_json
 from support.policy import forwarded_urgency, history_row, sound_suppressed
@@ -326,6 +328,125 @@ def test_when_unlocked_per_app_only(policy_bridge, screensaver_factory, client, 
     client.notify(app="Weather", **secret("weather while locked"))
     assert_hidden(fake.wait_call("Notify", app_name="Messenger"), "Messenger")
     assert_shown(fake.wait_notify("weather while locked"), "weather while locked")
+
+
+def forge_active_changed(address, locked):
+    """ActiveChanged from a connection that owns no name, then a Ping to the bridge's control
+    connection (where the lock is followed) from the same one: once answered, the bridge has
+    dispatched the forged signal."""
+    forger = connect(address)
+    forger.emit_signal(None, "/org/freedesktop/ScreenSaver", "org.freedesktop.ScreenSaver", "ActiveChanged",
+                       GLib.Variant("(b)", (locked,)))
+    forger.flush_sync(None)
+    forger.call_sync(CONTROL_NAME, CONTROL_PATH, "org.freedesktop.DBus.Peer", "Ping", None, None,
+                     Gio.DBusCallFlags.NONE, 5000, None)
+    forger.close_sync(None)
+
+
+def test_only_the_screensaver_that_owns_its_name_says_the_screen_is_locked(policy_bridge, screensaver_factory,
+                                                                          client, focusctl, bus):
+    ss = screensaver_factory(locked=True)
+    _b, fake = policy_bridge(WHEN_UNLOCKED)
+    ss.wait_asked()
+    bridge_sees_locked(focusctl, True)
+    forge_active_changed(bus.address, False)
+    assert fc_json(focusctl, "explain", "--json", "--app", "Messenger")["preview-hidden"] is True, \
+        "a forged ActiveChanged(false) unlocked the screen"
+    client.notify(app="Messenger", **secret("after a forged unlock"))
+    assert_hidden(fake.wait_call("Notify", count=1), "Messenger")
+
+    ss.set_locked(False)
+    bridge_sees_locked(focusctl, False)
+    forge_active_changed(bus.address, True)
+    assert fc_json(focusctl, "explain", "--json", "--app", "Messenger")["preview-hidden"] is False, \
+        "a forged ActiveChanged(true) locked the screen"
+
+    # the screen saver going away takes its lock with it; a new one is asked again
+    ss.set_locked(True)
+    bridge_sees_locked(focusctl, True)
+    ss.dispose()
+    bridge_sees_locked(focusctl, False)
+    again = screensaver_factory(locked=True)
+    again.wait_asked()
+    bridge_sees_locked(focusctl, True)
+
+
+LOGIND_XML = """<node>
+<interface name="org.freedesktop.login1.Manager">
+  <method name="GetSession"><arg type="s" direction="in"/><arg type="o" direction="out"/></method>
+</interface>
+<interface name="org.freedesktop.login1.Session">
+  <property name="LockedHint" type="b" access="read"/>
+</interface>
+</node>"""
+SESSION_PATH = "/org/freedesktop/login1/session/_32"
+
+
+class FakeLogind:
+    """org.freedesktop.login1 on a system bus of the test's: GetSession("auto") gives one session,
+    whose LockedHint is read and announced with PropertiesChanged."""
+
+    def __init__(self, address, locked=False):
+        self.locked = locked
+        self.conn = connect(address)
+        node = Gio.DBusNodeInfo.new_for_xml(LOGIND_XML)
+        self.conn.register_object("/org/freedesktop/login1", node.interfaces[0], self._on_call, None, None)
+        self.conn.register_object(SESSION_PATH, node.interfaces[1], None, self._get, None)
+        self.conn.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RequestName",
+                            GLib.Variant("(su)", ("org.freedesktop.login1", 4)), GLib.VariantType("(u)"),
+                            Gio.DBusCallFlags.NONE, 5000, None)
+
+    def _on_call(self, _conn, _sender, _path, _iface, method, _params, invocation):
+        invocation.return_value(GLib.Variant("(o)", (SESSION_PATH,)))
+
+    def _get(self, _conn, _sender, _path, _iface, prop):
+        return GLib.Variant("b", self.locked)
+
+    def set_locked(self, locked):
+        self.locked = locked
+        self.conn.emit_signal(None, SESSION_PATH, "org.freedesktop.DBus.Properties", "PropertiesChanged",
+                              GLib.Variant("(sa{sv}as)", ("org.freedesktop.login1.Session",
+                                                          {"LockedHint": GLib.Variant("b", locked)}, [])))
+        self.conn.flush_sync(None)
+
+
+def ping_bridge_from(conn, pid):
+    """Pings each of the bridge's connections to `conn`'s bus from `conn`: messages from one
+    connection arrive in order, so once answered the bridge has dispatched what `conn` sent."""
+    (names,) = conn.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListNames",
+                              None, GLib.VariantType("(as)"), Gio.DBusCallFlags.NONE, 5000, None).unpack()
+    pinged = 0
+    for name in names:
+        if not name.startswith(":"):
+            continue
+        (owner_pid,) = conn.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                      "GetConnectionUnixProcessID", GLib.Variant("(s)", (name,)),
+                                      GLib.VariantType("(u)"), Gio.DBusCallFlags.NONE, 5000, None).unpack()
+        if owner_pid == pid:
+            conn.call_sync(name, "/", "org.freedesktop.DBus.Peer", "Ping", None, None, Gio.DBusCallFlags.NONE, 5000, None)
+            pinged += 1
+    assert pinged > 0, "the bridge has no connection to that bus"
+
+
+def test_loginds_locked_hint_of_the_session_locks_too(policy_bridge, client, focusctl, tmp_path, procs):
+    system = PrivateBus(tmp_path, "system", procs)
+    logind = FakeLogind(system.address, locked=True)
+    b, fake = policy_bridge(WHEN_UNLOCKED, extra_env={"DBUS_SYSTEM_BUS_ADDRESS": system.address})
+    bridge_sees_locked(focusctl, True)
+    client.notify(app="Messenger", **secret("locked by logind"))
+    assert_hidden(fake.wait_call("Notify", count=1), "Messenger")
+    logind.set_locked(False)
+    bridge_sees_locked(focusctl, False)
+    # another connection on the system bus cannot say it
+    forger = connect(system.address)
+    forger.emit_signal(None, SESSION_PATH, "org.freedesktop.DBus.Properties", "PropertiesChanged",
+                       GLib.Variant("(sa{sv}as)", ("org.freedesktop.login1.Session",
+                                                   {"LockedHint": GLib.Variant("b", True)}, [])))
+    ping_bridge_from(forger, b.proc.pid)
+    assert fc_json(focusctl, "explain", "--json", "--app", "Messenger")["preview-hidden"] is False
+    logind.set_locked(True)
+    bridge_sees_locked(focusctl, True)
+    system.stop()
 
 
 def test_when_unlocked_without_a_screensaver_shows(policy_bridge, client):

@@ -24,12 +24,12 @@ def policy_bridge(bridge_factory, fake_daemon_factory, tmp_path):
     and the bridge in address mode in front of it, and waits until the bridge reports the
     daemon connected (capabilities fetched)."""
 
-    def start(config=None, caps=None, args=()):
+    def start(config=None, caps=None, args=(), extra_env=None):
         fd_args = ("--capabilities", ",".join(caps)) if caps is not None else ()
         fake = fake_daemon_factory(*fd_args)
         if config is not None:
             write_config(tmp_path, config)
-        b = bridge_factory(args=args)
+        b = bridge_factory(args=args, extra_env=extra_env)
         watcher = Client(b.bus.address, "policy watcher")
         try:
             wait_connected(watcher, 10)
