@@ -61,6 +61,7 @@ public final class Service {
     private var configWatch: ConfigWatch?
     private var windows: WindowWatch?
     private var screenLock: ScreenLock?
+    private var systemBus: VariantConnection?
     private var share: ShareFolder?
     /// Held for the whole run: the state folder's lock (nil while the folder cannot be used).
     private var stateFolder: StateFolder?
@@ -209,7 +210,9 @@ public final class Service {
         }
         MainLoop.onSignal(SIGHUP) { [weak self] in _ = self?.reload() }
         configWatch = ConfigWatch(path: options.configPath) { [weak self] in self?.configFileChanged() }
-        screenLock = ScreenLock.follow(on: session) { [weak bridge, weak focus] locked in
+        // One connection to the system bus (logind), for the lock and for waking from sleep.
+        systemBus = try? VariantConnection.system()
+        screenLock = ScreenLock.follow(on: session, system: systemBus) { [weak bridge, weak focus] locked in
             bridge?.screenLocked = locked
             focus?.screenLockChanged(locked)
         }
@@ -237,7 +240,7 @@ public final class Service {
         tray.start()
         bridge.preferences.start()
         bridge.askPendingQuestions()
-        SleepWatch.follow { [weak focus, weak review] in
+        SleepWatch.follow(on: systemBus) { [weak focus, weak review] in
             focus?.evaluate()
             review?.evaluate()
         }

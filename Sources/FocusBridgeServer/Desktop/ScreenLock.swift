@@ -32,8 +32,9 @@ final class ScreenLock {
     }
 
     /// Starts following both sources (`system`: nil where there is no system bus, as in containers).
-    static func follow(on session: VariantConnection, _ changed: @escaping (Bool) -> Void) -> ScreenLock {
-        let lock = ScreenLock(session: session, system: try? VariantConnection.system(), changed)
+    static func follow(on session: VariantConnection, system: VariantConnection?,
+                       _ changed: @escaping (Bool) -> Void) -> ScreenLock {
+        let lock = ScreenLock(session: session, system: system, changed)
         lock.start()
         return lock
     }
@@ -48,15 +49,18 @@ final class ScreenLock {
         session.watchName(Self.name) { [weak self] owner in
             guard let self, owner != saverOwner else { return }
             saverOwner = owner
-            saverLocked = false
-            tell()
-            guard let owner else { return }
-            // Asked of the owner itself, so an answer from a screen saver gone meanwhile is not taken.
+            guard let owner else {
+                // No screen saver: nothing says locked.
+                saverLocked = false
+                return tell()
+            }
+            // A new owner: what was said stands until it answers (a screen saver replaced while
+            // the screen is locked must not unlock it for a moment). Asked of the owner itself,
+            // so an answer from one gone meanwhile is not taken; one that cannot answer is no lock.
             session.call(owner, Self.path, Self.name, "GetActive", replyType: "(b)", timeoutMilliseconds: 5_000) {
                 [weak self] result in
-                guard let self, saverOwner == owner, case .success(let reply) = result,
-                      let locked = reply.child(0).bool else { return }
-                saverLocked = locked
+                guard let self, saverOwner == owner else { return }
+                if case .success(let reply) = result, let locked = reply.child(0).bool { saverLocked = locked } else { saverLocked = false }
                 tell()
             }
         }
