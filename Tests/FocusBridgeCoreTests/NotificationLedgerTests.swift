@@ -348,4 +348,17 @@ final class NotificationLedgerTests: XCTestCase {
         XCTAssertNil(ledger.gtkKeys.id(appKey: "Shop", id: "muted"))
         XCTAssertEqual(ledger.gtkKeys.count, 0)
     }
+
+    /// Past the most holders one ID may have, the oldest is told it ended; the ID lives on, and
+    /// its GTK app still finds it by its own name.
+    func testAnIDWhoseOldestHolderIsLetGoKeepsItsGtkName() {
+        apply(.gtkNamed(60, appKey: "Shop", appID: "org.example.Shop", gtkID: "cart"))
+        for n in 0...NotificationTable.maxHolders {
+            let effects = apply(.forwarded(60, appKey: "Shop", holders: [Caller(connection: ":1.\(100 + n)", userID: 1000)],
+                                           actionKeys: [:]))
+            XCTAssertEqual(endedIDs(effects), n < NotificationTable.maxHolders ? [] : [60], "the oldest holder let go")
+        }
+        XCTAssertNotNil(ledger.shown[60])
+        XCTAssertEqual(ledger.gtkKeys.id(appKey: "Shop", id: "cart"), 60, "alive: still found by its name")
+    }
 }

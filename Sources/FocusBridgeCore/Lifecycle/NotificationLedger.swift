@@ -142,12 +142,13 @@ public struct NotificationLedger: Sendable {
     ///   - newID: hands out a new ID, asked only for a digest.
     public mutating func transition(_ event: Event, now: Instant, newID: () -> UInt32 = { 0 }) -> [Effect] {
         let effects = step(event, now: now, newID: newID)
-        // An ID that ended is no longer a GTK app's to replace or remove.
+        // An ID that ended is no longer a GTK app's to replace or remove (but one whose oldest
+        // holders alone were let go of: it lives on).
         if gtkKeys.count > 0 {
             for effect in effects {
                 switch effect {
-                case .ended(let id, _, _): gtkKeys.forget(id)
-                case .endedMany(let items, _): for item in items { gtkKeys.forget(item.id) }
+                case .ended(let id, _, _): forgetGtkName(id)
+                case .endedMany(let items, _): for item in items { forgetGtkName(item.id) }
                 default: break
                 }
             }
@@ -226,6 +227,11 @@ public struct NotificationLedger: Sendable {
             held.written(ids)
             return []
         }
+    }
+
+    private mutating func forgetGtkName(_ id: UInt32) {
+        guard !shown.contains(id), held[id] == nil else { return }
+        gtkKeys.forget(id)
     }
 
     /// The next held notification to replay (`replayed` says what became of it).
