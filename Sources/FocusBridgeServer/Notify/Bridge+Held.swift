@@ -59,7 +59,7 @@ extension Bridge {
     func feedReplays() {
         guard ledger.held.replayWaits else { return }
         while queuedCount < Self.replayQueueRoom, let (item, payload, cause) = ledger.nextReplay() {
-            let stored = payload ?? (try? store.heldPayload(item.id)).flatMap { $0.map { HeldPayload(type: $0.type, bytes: $0.bytes) } }
+            let stored = payload ?? (try? store.heldPayload(item.id) ?? nil).map { HeldPayload(type: $0.type, bytes: $0.bytes) }
             guard let stored, let arguments = DoorArguments(storedType: stored.type, bytes: stored.bytes) else {
                 perform(ledger.transition(.replayed(item.id, .unreadable), now: clock.now))
                 continue

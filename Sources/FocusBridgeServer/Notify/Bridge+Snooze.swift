@@ -75,9 +75,7 @@ extension Bridge {
         let item = HeldNotification(id: id, reason: .snooze(until: until), app: row.app, summary: row.summary, body: row.body,
                                     level: row.level, relevance: HeldNotification.relevance(of: request),
                                     received: row.received, holders: entry.holders, processID: nil)
-        let stored = arguments.all
-        perform(ledger.transition(.snoozed(item, payload: HeldPayload(type: stored.typeString, bytes: stored.bytes)),
-                                  now: clock.now))
+        perform(ledger.transition(.snoozed(item, payload: DoorArguments.fdo(arguments).payload), now: clock.now))
     }
 
     /// Arms the timer for the first snooze to end (at start, after every change).

@@ -209,8 +209,7 @@ final class Bridge {
             // The held part, into the batch before the answer: the answer may write the batch at
             // once (the 64th waiting), and no caller hears an ID whose held notification is not
             // in that write. GVariant's serialised form is the state files' format.
-            let payload = plan.held.map { _ in arguments.all }.map { HeldPayload(type: $0.typeString, bytes: $0.bytes) }
-            perform(ledger.transition(.received(plan, payload: payload), now: clock.now))
+            perform(ledger.transition(.received(plan, payload: plan.held == nil ? nil : arguments.payload), now: clock.now))
         }
         commit.answer(waiter, id: id, history: plan.history)
 

@@ -65,6 +65,13 @@ enum DoorArguments {
         }
     }
 
+    /// The arguments as a held notification keeps them: the store's form, and the ledger's until
+    /// the store has them.
+    var payload: HeldPayload {
+        let all = self.all
+        return HeldPayload(type: all.typeString, bytes: all.bytes)
+    }
+
     /// The whole call as the store keeps a held notification (GVariant's serialised form).
     var all: Variant {
         switch self {
